@@ -1,0 +1,40 @@
+"""robotrules: robots.txt exactly as Google applies it.
+
+``parse(body)`` gives an immutable :class:`RobotsTxt`; ask it ``allowed(url, agent)`` or
+``check(url, agent)`` for the verdict with its deciding line. ``robots_url(url)`` names the
+robots.txt that governs a URL. Requirement ids in docstrings refer to the project's SPEC.
+"""
+
+from robotrules.core.agents import user_agent_token
+from robotrules.core.extensions import ContentUsage, RequestRate
+from robotrules.core.lexer import SIZE_LIMIT
+from robotrules.core.lint import CODES, Diagnostic
+from robotrules.core.matcher import Decision
+from robotrules.core.model import Extension, Group, Rule
+from robotrules.core.modes import MODES
+from robotrules.core.robotstxt import RobotsTxt, parse
+from robotrules.core.urls import Scope, is_robots_url, path_params_query, robots_scope, robots_url, same_scope
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CODES",
+    "ContentUsage",
+    "Decision",
+    "Diagnostic",
+    "Extension",
+    "Group",
+    "MODES",
+    "RequestRate",
+    "RobotsTxt",
+    "Rule",
+    "SIZE_LIMIT",
+    "Scope",
+    "is_robots_url",
+    "parse",
+    "path_params_query",
+    "robots_scope",
+    "robots_url",
+    "same_scope",
+    "user_agent_token",
+]

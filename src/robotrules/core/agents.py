@@ -1,0 +1,95 @@
+"""User agents: product tokens on both sides of the comparison (G2, G3, G5, L2).
+
+The file side: a ``user-agent`` value counts by its product token, the leading run of
+letters, ``-`` and ``_`` (``googlebot/1.2`` and ``googlebot*`` mean ``googlebot``, G3).
+The caller side: in ``google`` mode the caller's string is compared whole, ASCII
+case-insensitively, with that token, exactly as the reference compares it; so callers pass a
+token such as ``Googlebot``, and :func:`user_agent_token` turns a full User-Agent header into one.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "caller_key",
+    "is_global_agent",
+    "legacy_agent_matches",
+    "product_token",
+    "user_agent_token",
+]
+
+_TOKEN_RE = re.compile(r"[A-Za-z_-]*")
+_WS = " \t\n\v\f\r"
+
+
+def product_token(value: str) -> str:
+    """G3: the product token of a file's user-agent value, lower-cased ("" when it has none)."""
+    return _TOKEN_RE.match(value).group().lower()  # type: ignore[union-attr]  # always matches
+
+
+def is_global_agent(value: str, *, star_with_text: bool) -> bool:
+    """G2: whether a file's user-agent value names the ``*`` group.
+
+    Google-specific (``star_with_text``): "* followed by whitespace and more" is still global.
+    """
+    if value == "*":
+        return True
+    return star_with_text and len(value) > 1 and value[0] == "*" and value[1] in _WS
+
+
+def caller_key(agent: str) -> str | None:
+    """The form of a caller's agent that is compared with file tokens; None if it can never match.
+
+    The reference compares ASCII case-insensitively, so a non-ASCII agent equals no token.
+    """
+    if agent.isascii():
+        return agent.lower()
+    return None
+
+
+def legacy_agent_matches(record_value: str, caller: str) -> bool:
+    """L2 (1994): a liberal, case-insensitive substring match of names without version.
+
+    Either name containing the other counts ("GoogleBot" matches a record "googlebot/2.1" and
+    a caller "Googlebot-News" matches a record "googlebot"), as old crawlers did.
+    """
+    record = record_value.split("/", 1)[0].strip().lower()
+    name = caller.split("/", 1)[0].strip().lower()
+    if not record or not name:
+        return False
+    return record in name or name in record
+
+
+# Product names in User-Agent headers that identify browsers, engines and platforms, not crawlers.
+_GENERIC = frozenset(
+    "mozilla applewebkit khtml like gecko chrome chromium safari firefox version mobile compatible "
+    "windows linux android iphone ipad macintosh x11 u wow64 win64 x64 opera edg edge trident msie "
+    "cpu os mac intel nt rv wv build ubuntu k like".split()
+)
+_PRODUCT_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.!-]*")
+
+
+def user_agent_token(header: str) -> str:
+    """The crawler's product token in a full User-Agent header, to pass as ``user_agent``.
+
+    "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" -> "Googlebot";
+    "Googlebot-Image/1.0" -> "Googlebot-Image". The first product or comment item that is not a
+    browser, engine or platform name wins; URLs and version numbers are skipped. When nothing
+    but generic names appear, the first product name is returned ("" for an empty header).
+    """
+    first = ""
+    for item in re.split(r"[\s;()]+", header):
+        if not item or item.startswith(("+", "http:", "https:")) or "@" in item:
+            continue
+        m = _PRODUCT_RE.match(item)
+        if m is None:
+            continue
+        name = m.group().split("/", 1)[0].rstrip(".!")
+        if not name or name[0].isdigit():
+            continue
+        if not first:
+            first = name
+        if name.lower() not in _GENERIC:
+            return name
+    return first

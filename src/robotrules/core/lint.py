@@ -1,0 +1,213 @@
+"""Diagnostics: what a site owner should know about their robots.txt (P2, P3, P6, G1, G4, N2, R1-R6, F9).
+
+The linter reads the same lexer events and model as the matcher; it never re-tokenises.
+Each finding has a stable ``code`` (listed in :data:`CODES` and the README), a severity
+("error": a line or intent is lost; "warning": accepted, but not by every crawler or not as
+probably meant; "info": worth knowing) and the 1-based line it concerns (0 for the whole file).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from robotrules.core import lexer
+from robotrules.core.agents import is_global_agent, product_token
+from robotrules.core.extensions import (
+    KNOWN_FIELDS,
+    parse_content_signal,
+    parse_content_usage,
+    parse_crawl_delay,
+    parse_request_rate,
+)
+from robotrules.core.model import Model, Rule, text
+from robotrules.core.modes import Mode
+
+__all__ = ["CODES", "Diagnostic", "lint"]
+
+CODES: dict[str, tuple[str, str]] = {
+    "html-content": ("error", "P2: the file looks like an HTML page; only its valid lines count"),
+    "size-limit": ("error", "F9: content after the first 512,000 bytes is ignored"),
+    "invalid-line": ("error", "P2: not a 'field: value' line; ignored"),
+    "missing-colon": ("warning", "P6: no colon after the field; Google accepts it, RFC 9309 parsers ignore the line"),
+    "field-typo": ("warning", "P6: misspelt field; Google accepts it, RFC 9309 parsers ignore the line"),
+    "field-prefix": ("warning", "P6: field only starts with a known name; Google accepts it, others ignore it"),
+    "line-too-long": ("warning", "Google keeps only the first 16,663 bytes of a line"),
+    "nul-byte": ("warning", "a NUL byte ends the line for Google's parser"),
+    "invalid-utf8": ("warning", "P3: the file is not valid UTF-8; such bytes may be misread"),
+    "bom": ("info", "P3: a UTF-8 byte order mark starts the file; it is ignored"),
+    "partial-bom": ("warning", "P3: the file starts with part of a byte order mark"),
+    "rule-outside-group": ("error", "G1: a rule before any user-agent line applies to no one"),
+    "path-without-slash": ("warning", "R2: the path does not start with '/' or '*'; it can never match"),
+    "empty-rule": ("info", "R1: a rule without a path is ignored"),
+    "shadowed-rule": ("warning", "R6: another rule matches the same URLs and always wins; this one never decides"),
+    "merged-groups": ("info", "G4: several groups name this agent; their rules are merged"),
+    "user-agent-without-token": ("warning", "G3: the user-agent value has no product token; no crawler matches it"),
+    "user-agent-extra": ("info", "G3: only the product token of the user-agent value counts"),
+    "sitemap-not-absolute": ("warning", "N1: a sitemap must be an absolute URL"),
+    "ignored-field": ("info", "N2: Google ignores this field; other crawlers may read it"),
+    "unknown-field": ("warning", "N2: unknown field; ignored"),
+    "invalid-value": ("warning", "N2: the value of this field cannot be read"),
+    "not-in-mode": ("warning", "this field is not part of the selected mode and is ignored"),
+}
+"""Every diagnostic code with its severity and meaning. Codes are stable; new ones may be added."""
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """One finding: ``line`` (1-based, 0 for the file), ``severity``, stable ``code``, ``message``."""
+
+    line: int
+    severity: str
+    code: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" if self.line else "file"
+        return f"{where}: {self.severity}: {self.message} [{self.code}]"
+
+
+def _diag(line: int, code: str, detail: str = "") -> Diagnostic:
+    severity, summary = CODES[code]
+    return Diagnostic(line, severity, code, f"{summary}{': ' + detail if detail else ''}")
+
+
+_HTML_RE = re.compile(rb"<\s*(?:!doctype\s+html|html|head|body|title|meta|script|div|p)\b", re.IGNORECASE)
+_VALUE_PARSERS = {
+    "crawl-delay": parse_crawl_delay,
+    "request-rate": parse_request_rate,
+    "content-signal": parse_content_signal,
+    "content-usage": parse_content_usage,
+}
+
+
+def _file_findings(data: bytes, lexed: lexer.Lexed, mode: Mode) -> list[Diagnostic]:
+    found = []
+    if lexed.over_limit:
+        found.append(_diag(0, "size-limit", f"{lexed.size - lexer.SIZE_LIMIT} bytes ignored"))
+    if lexed.bom_bytes == 3:
+        found.append(_diag(1, "bom"))
+    elif lexed.bom_bytes:
+        found.append(_diag(1, "partial-bom"))
+    head = data[: lexer.SIZE_LIMIT]
+    if not head.isascii():
+        try:
+            head.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if exc.end < len(head) or exc.reason != "unexpected end of data" or not lexed.over_limit:
+                found.append(_diag(head.count(b"\n", 0, exc.start) + 1, "invalid-utf8", f"byte offset {exc.start}"))
+    if _HTML_RE.search(head, 0, 4096):
+        found.append(_diag(0, "html-content"))
+    return found
+
+
+def _event_findings(lexed: lexer.Lexed, mode: Mode) -> list[Diagnostic]:
+    found = []
+    for line, kind, key, value, flags in lexed.events:
+        if flags:
+            if flags & lexer.F_TRUNCATED:
+                found.append(_diag(line, "line-too-long"))
+            if flags & lexer.F_NUL:
+                found.append(_diag(line, "nul-byte"))
+            if flags & lexer.F_MISSING_COLON:
+                found.append(_diag(line, "missing-colon", f"'{text(key)} {text(value)}'"))
+            if flags & lexer.F_TYPO:
+                found.append(_diag(line, "field-typo", f"'{text(key)}'"))
+            elif flags & lexer.F_PREFIX:
+                found.append(_diag(line, "field-prefix", f"'{text(key)}'"))
+        if kind == lexer.INVALID:
+            found.append(_diag(line, "invalid-line", repr(text(key)[:80])))
+        elif kind == lexer.DISALLOW or (kind == lexer.ALLOW and mode.allow_rules):
+            if not value:
+                found.append(_diag(line, "empty-rule"))
+            elif value[:1] not in (b"/", b"*"):
+                found.append(_diag(line, "path-without-slash", repr(text(value)[:80])))
+        elif kind == lexer.USER_AGENT:
+            agent = text(value)
+            if not is_global_agent(agent, star_with_text=mode.star_with_text_is_global):
+                token = product_token(agent)
+                if not token:
+                    found.append(_diag(line, "user-agent-without-token", repr(agent[:80])))
+                elif len(token) != len(agent):
+                    found.append(_diag(line, "user-agent-extra", f"{agent[:80]!r} counts as {token!r}"))
+        elif kind == lexer.SITEMAP:
+            url = text(value)
+            if "://" not in url:
+                found.append(_diag(line, "sitemap-not-absolute", repr(url[:80])))
+        elif kind in (lexer.OTHER, lexer.ALLOW):
+            field = text(key).lower()
+            if kind == lexer.ALLOW:
+                found.append(_diag(line, "not-in-mode", f"'{text(key)}' in {mode.name}"))
+            elif field in KNOWN_FIELDS:
+                found.append(_diag(line, "ignored-field", f"{field}: {KNOWN_FIELDS[field]}"))
+                parser = _VALUE_PARSERS.get(field)
+                if parser is not None and parser(text(value)) is None:
+                    found.append(_diag(line, "invalid-value", f"{field}: {text(value)[:80]!r}"))
+            else:
+                found.append(_diag(line, "unknown-field", f"'{text(key)[:80]}'"))
+    return found
+
+
+def _canonical(rule: Rule, wildcards: bool) -> tuple[str, bool]:
+    """A form equal for two patterns that match exactly the same paths (R4: '**' == '*', trailing '*')."""
+    pattern = rule.pattern
+    if not wildcards:
+        return pattern, False
+    while "**" in pattern:
+        pattern = pattern.replace("**", "*")
+    stripped = pattern.rstrip("*")
+    if stripped != pattern:
+        return stripped, False  # a '$' left at the end is literal
+    if pattern.endswith("$"):
+        return pattern[:-1], True
+    return pattern, False
+
+
+def _group_findings(model: Model, mode: Mode) -> list[Diagnostic]:
+    found = [_diag(line, "rule-outside-group") for line in model.orphan_rules]
+    seen_tokens: dict[str, int] = {}
+    global_line = 0
+    for group in model.groups:
+        for token in group.tokens:
+            if token in seen_tokens:
+                found.append(_diag(group.line, "merged-groups", f"{token!r} also named on line {seen_tokens[token]}"))
+            else:
+                seen_tokens[token] = group.line
+        if group.is_global and not mode.substring_agent_match:
+            if global_line:
+                found.append(_diag(group.line, "merged-groups", f"'*' also named on line {global_line}"))
+            else:
+                global_line = group.line
+    # R6: within what one agent sees (merged groups), a rule with the same canonical pattern as a
+    # higher-ranked one never decides. Checked per group and per merged token set.
+    merged: dict[str, list[Rule]] = {}
+    for group in model.groups:
+        keys = list(group.tokens) + (["*"] if group.is_global else [])
+        for key in keys:
+            merged.setdefault(key, []).extend(group.rules)
+    reported: set[int] = set()
+    for rules in merged.values():
+        best: dict[tuple[str, bool], Rule] = {}
+        for rule in rules:
+            if not rule.pattern:
+                continue
+            key = _canonical(rule, mode.wildcards)
+            winner = best.get(key)
+            if winner is None:
+                best[key] = rule
+                continue
+            loser, keep = (rule, winner) if (winner.priority, winner.allow) >= (rule.priority, rule.allow) else (winner, rule)
+            best[key] = keep
+            if loser.line not in reported:
+                reported.add(loser.line)
+                found.append(
+                    _diag(loser.line, "shadowed-rule", f"line {keep.line} '{keep.kind}: {keep.value[:80]}' wins")
+                )
+    return found
+
+
+def lint(data: bytes, lexed: lexer.Lexed, model: Model, mode: Mode) -> tuple[Diagnostic, ...]:
+    """All diagnostics for one parsed file, sorted by line (then code). Pure; never raises."""
+    found = _file_findings(data, lexed, mode) + _event_findings(lexed, mode) + _group_findings(model, mode)
+    found.sort(key=lambda d: (d.line, d.code))
+    return tuple(found)

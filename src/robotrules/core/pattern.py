@@ -1,0 +1,134 @@
+"""Path patterns: normalisation of their percent-encoding and linear-time matching (R3-R5).
+
+A pattern is matched against the start of a URL's path+params+query. ``*`` matches any run of
+characters and a final ``$`` anchors the end; every other character is literal, including a
+``$`` that is not last (R4, as the reference does).
+
+Matching is greedy and never backtracks: the text before the first ``*`` must be a prefix of
+the path, each later ``*``-separated segment is found at its leftmost place after the
+previous one, and with ``$`` the last segment must end the path after all of them. Leftmost
+placement leaves the most room for what follows, so this decides exactly what the
+reference's set-of-positions automaton decides, in at most O(len(path) + len(pattern))
+character steps (each ``find`` scans forward from where the previous one stopped).
+Contract relied on by the step-counting tests: :meth:`Pattern.matches` touches the path only
+through ``find``, ``startswith``, ``endswith``, ``len`` and ``==``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = [
+    "Pattern",
+    "compile_pattern",
+    "google_escape",
+    "rfc_normalise_pattern",
+    "rfc_normalise_path",
+]
+
+_GOOGLE_ESCAPE_RE = re.compile(rb"%([0-9A-Fa-f]{2})|[\x80-\xff]")
+
+
+def _google_escape_one(m: re.Match[bytes]) -> bytes:
+    hexdigits = m.group(1)
+    if hexdigits is not None:
+        return b"%" + hexdigits.upper()
+    return b"%%%02X" % m.group()[0]
+
+
+def google_escape(value: bytes) -> str:
+    """R3, Google-specific: percent-encode bytes >= 0x80 and upper-case existing ``%xx`` escapes.
+
+    This is how the reference normalises allow/disallow values, so a path written in raw
+    UTF-8 and the same path percent-encoded become one pattern. The URL is not touched (the
+    caller must pass it percent-encoded). The result is ASCII.
+    """
+    if b"%" not in value and value.isascii():
+        return value.decode("ascii")
+    return _GOOGLE_ESCAPE_RE.sub(_google_escape_one, value).decode("ascii")
+
+
+_UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+_HEX = frozenset(b"0123456789ABCDEFabcdef")
+# Octets that are never literal in a URI (RFC 3986 section 2): they are compared percent-encoded.
+_MUST_ENCODE = frozenset(range(0x21)) | frozenset(b'"<>\\^`{|}%') | frozenset(range(0x7F, 0x100))
+
+
+def _rfc_normalise(data: bytes, literal_operators: bool) -> str:
+    """RFC 9309 section 2.2.2: one canonical octet form for both sides of a comparison.
+
+    ``%XX`` of an unreserved character is decoded; other escapes get upper-case hex; octets
+    outside ASCII and characters never literal in a URI are percent-encoded. With
+    ``literal_operators`` (a URL path), ``*`` and ``$`` are encoded too, so that they equal a
+    pattern's ``%2A`` / ``%24`` and never act as wildcards (section 2.2.3).
+    """
+    out: list[str] = []
+    i = 0
+    n = len(data)
+    while i < n:
+        b = data[i]
+        if b == 0x25 and i + 2 < n and data[i + 1] in _HEX and data[i + 2] in _HEX:
+            octet = int(data[i + 1 : i + 3], 16)
+            out.append(chr(octet) if octet in _UNRESERVED else "%" + data[i + 1 : i + 3].decode().upper())
+            i += 3
+            continue
+        if b in _MUST_ENCODE or (literal_operators and b in (0x2A, 0x24)):
+            out.append("%%%02X" % b)
+        else:
+            out.append(chr(b))
+        i += 1
+    return "".join(out)
+
+
+def rfc_normalise_pattern(value: bytes) -> str:
+    """RFC 9309: normalise an allow/disallow value; ``*`` and ``$`` stay operators."""
+    return _rfc_normalise(value, literal_operators=False)
+
+
+def rfc_normalise_path(path: str) -> str:
+    """RFC 9309: normalise a URL's path+params+query for comparison with normalised patterns."""
+    return _rfc_normalise(path.encode("utf-8", "surrogatepass"), literal_operators=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """A compiled path pattern. Immutable; :meth:`matches` is pure and thread-safe.
+
+    ``segments`` are the literal runs between ``*``; ``anchored`` is a final ``$``.
+    """
+
+    text: str
+    segments: tuple[str, ...]
+    anchored: bool
+
+    def matches(self, path: str) -> bool:
+        """Whether the pattern matches the start of ``path`` (R3-R5); O(len(path) + len(pattern))."""
+        segments = self.segments
+        first = segments[0]
+        if len(segments) == 1:
+            if self.anchored:
+                return path == first
+            return path.startswith(first)
+        if not path.startswith(first):
+            return False
+        pos = len(first)
+        for seg in segments[1:-1]:
+            if seg:
+                found = path.find(seg, pos)
+                if found < 0:
+                    return False
+                pos = found + len(seg)
+        last = segments[-1]
+        if self.anchored:
+            return path.endswith(last) and len(path) - len(last) >= pos
+        return not last or path.find(last, pos) >= 0
+
+
+def compile_pattern(pattern: str, *, wildcards: bool = True) -> Pattern:
+    """Compile a normalised pattern. Without ``wildcards`` (1994 mode, L3) every character is literal."""
+    if not wildcards:
+        return Pattern(pattern, (pattern,), False)
+    anchored = pattern.endswith("$")
+    body = pattern[:-1] if anchored else pattern
+    return Pattern(pattern, tuple(body.split("*")), anchored)

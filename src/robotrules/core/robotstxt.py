@@ -1,0 +1,220 @@
+"""The parsed robots.txt and the questions a crawler asks it (G2-G5, R1-R6, N1, N2).
+
+:func:`parse` runs the lexer once and hands its events to the model builder and the linter;
+it then merges, per product token, the rules of every group naming it (G4) into a ready
+:class:`~robotrules.core.matcher.RuleSet`, so a check is: extract the path, look the agent
+up in a dict, match. Nothing is computed lazily: a :class:`RobotsTxt` never changes after
+``parse`` returns and may be shared freely between threads, tasks and caches.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Mapping, Sequence
+
+from robotrules.core import lexer
+from robotrules.core.agents import caller_key, legacy_agent_matches
+from robotrules.core.extensions import (
+    ContentUsage,
+    RequestRate,
+    parse_content_signal,
+    parse_content_usage,
+    parse_crawl_delay,
+    parse_request_rate,
+)
+from robotrules.core.lint import Diagnostic, lint
+from robotrules.core.matcher import EMPTY, Decision, RuleSet, index_html_rules
+from robotrules.core.model import Extension, Group, build_model
+from robotrules.core.modes import Mode, get_mode
+from robotrules.core.pattern import rfc_normalise_path
+from robotrules.core.urls import path_params_query
+
+__all__ = ["RobotsTxt", "parse"]
+
+UserAgents = str | Sequence[str]
+
+
+def _ruleset(groups: tuple[Group, ...], mode: Mode) -> RuleSet:
+    """G4: one RuleSet from the rules of several groups (plus Google's index.html rules)."""
+    rules = [rule for group in groups for rule in group.rules]
+    if mode.index_html_allows_directory:
+        rules += index_html_rules(rules)
+    return RuleSet(groups, rules, wildcards=mode.wildcards)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class RobotsTxt:
+    """A parsed robots.txt. Build it with :func:`parse`; immutable and thread-safe.
+
+    ``groups`` in file order; ``extensions`` the non-rule lines outside any group (N2);
+    ``size`` the input's length in bytes. URLs passed to :meth:`check` must be
+    percent-encoded as on the wire (the ``google`` mode does not normalise them, R3).
+    """
+
+    mode: str
+    groups: tuple[Group, ...]
+    extensions: tuple[Extension, ...]
+    size: int
+    _sitemaps: tuple[str, ...]
+    _diagnostics: tuple[Diagnostic, ...]
+    _mode: Mode
+    _by_token: Mapping[str, RuleSet]
+    _fallback: tuple[RuleSet, str | None]
+
+    # -- the questions -------------------------------------------------------------------
+
+    def allowed(self, url: str, user_agent: UserAgents) -> bool:
+        """Whether ``user_agent`` may fetch ``url`` (an absolute URL or a path starting with "/")."""
+        path = path_params_query(url)
+        if self._mode.normalise_percent_encoding:
+            path = rfc_normalise_path(path)
+            if self._mode.robots_txt_always_allowed and path == "/robots.txt":
+                return True
+        if type(user_agent) is str and not self._mode.substring_agent_match:
+            ruleset = self._by_token.get(user_agent.lower() if user_agent.isascii() else None)  # type: ignore[arg-type]
+            if ruleset is None:
+                ruleset = self._fallback[0]
+            return ruleset.allowed(path)
+        return self._select(user_agent)[0].allowed(path)
+
+    def check(self, url: str, user_agent: UserAgents) -> Decision:
+        """Like :meth:`allowed`, with why: the deciding line and rule, the groups and the path."""
+        if not isinstance(url, str):
+            raise TypeError(f"url must be str, not {type(url).__name__}")
+        path = path_params_query(url)
+        ruleset, agent = self._select(user_agent)
+        if self._mode.normalise_percent_encoding:
+            path = rfc_normalise_path(path)
+            if self._mode.robots_txt_always_allowed and path == "/robots.txt":
+                return Decision(True, 0, None, ruleset.groups, agent, path)
+        found = ruleset.best(path)
+        if found is None:
+            return Decision(True, 0, None, ruleset.groups, agent, path)
+        rule = found[1]
+        return Decision(rule.allow or rule.priority == 0, rule.line, rule, ruleset.groups, agent, path)
+
+    def crawl_delay(self, user_agent: UserAgents) -> float | None:
+        """N2: seconds from the first valid ``crawl-delay`` in the group(s) for ``user_agent``."""
+        for ext in self.group_extensions(user_agent, "crawl-delay"):
+            delay = parse_crawl_delay(ext.value)
+            if delay is not None:
+                return delay
+        return None
+
+    def request_rate(self, user_agent: UserAgents) -> RequestRate | None:
+        """N2: the first valid ``request-rate`` in the group(s) for ``user_agent``."""
+        for ext in self.group_extensions(user_agent, "request-rate"):
+            rate = parse_request_rate(ext.value)
+            if rate is not None:
+                return rate
+        return None
+
+    def content_signals(self, user_agent: UserAgents) -> dict[str, str]:
+        """Cloudflare ``Content-Signal`` preferences for ``user_agent`` (later lines override earlier)."""
+        signals: dict[str, str] = {}
+        for ext in self.group_extensions(user_agent, "content-signal"):
+            signals.update(parse_content_signal(ext.value) or {})
+        return signals
+
+    def content_usage(self, user_agent: UserAgents) -> list[ContentUsage]:
+        """IETF aipref ``Content-Usage`` lines for ``user_agent``, in file order."""
+        usages = (parse_content_usage(ext.value) for ext in self.group_extensions(user_agent, "content-usage"))
+        return [usage for usage in usages if usage is not None]
+
+    def group_extensions(self, user_agent: UserAgents, field: str | None = None) -> list[Extension]:
+        """Non-rule lines of the group(s) that apply to ``user_agent`` (file-level ones last)."""
+        groups = self._select(user_agent)[0].groups
+        lines = [ext for group in groups for ext in group.extensions] + list(self.extensions)
+        return [ext for ext in lines if field is None or ext.field == field]
+
+    @property
+    def sitemaps(self) -> list[str]:
+        """N1: every ``sitemap`` URL in file order, whatever group it stands in."""
+        return list(self._sitemaps)
+
+    @property
+    def host(self) -> str | None:
+        """The first ``host`` line (Yandex's preferred host), if any."""
+        for ext in self.extensions + tuple(e for g in self.groups for e in g.extensions):
+            if ext.field == "host":
+                return ext.value
+        return None
+
+    @property
+    def diagnostics(self) -> list[Diagnostic]:
+        """Lint findings with line numbers and stable codes, in line order (P2, P6, N2)."""
+        return list(self._diagnostics)
+
+    # -- group selection -----------------------------------------------------------------
+
+    def _select(self, user_agent: UserAgents) -> tuple[RuleSet, str | None]:
+        """G2/G5: the rules for the caller's agent(s) and the token that selected them."""
+        agents = (user_agent,) if isinstance(user_agent, str) else tuple(user_agent)
+        for agent in agents:
+            if not isinstance(agent, str):
+                raise TypeError(f"user_agent must be str or a sequence of str, not {type(agent).__name__}")
+        if self._mode.substring_agent_match:
+            return self._select_legacy(agents)
+        matched: list[tuple[str, RuleSet]] = []
+        for agent in agents:
+            key = caller_key(agent)
+            ruleset = self._by_token.get(key) if key is not None else None
+            if ruleset is not None and all(key != k for k, _ in matched):
+                matched.append((key, ruleset))  # type: ignore[arg-type]
+        if not matched:
+            return self._fallback
+        if len(matched) == 1:
+            return matched[0][1], matched[0][0]
+        # G5: a crawler acting for several tokens obeys the union of their groups.
+        groups = sorted({id(g): g for _, rs in matched for g in rs.groups}.values(), key=lambda g: g.line)
+        return _ruleset(tuple(groups), self._mode), matched[0][0]
+
+    def _select_legacy(self, agents: tuple[str, ...]) -> tuple[RuleSet, str | None]:
+        """L2: the first record whose agent matches liberally, else the ``*`` record."""
+        default: Group | None = None
+        for group in self.groups:
+            if group.is_global:
+                default = default or group
+                continue
+            for value in group.agents:
+                if any(legacy_agent_matches(value, agent) for agent in agents):
+                    return _ruleset((group,), self._mode), value
+        if default is not None:
+            return _ruleset((default,), self._mode), "*"
+        return EMPTY, None
+
+
+def parse(body: bytes | str, *, mode: str = "google") -> RobotsTxt:
+    """Parse a robots.txt body (P1-P7, F9, G1, N1, N2). Never raises for any content.
+
+    ``mode``: "google" (the reference's decisions, default), "rfc9309" or "legacy1994".
+    A ``str`` body is encoded as UTF-8 first; only its first 512,000 bytes count.
+    """
+    mode_rules = get_mode(mode)
+    data = lexer.to_bytes(body)
+    lexed = lexer.lex(data, mode_rules)
+    model = build_model(lexed.events, mode_rules)
+    by_token: dict[str, RuleSet] = {}
+    fallback: tuple[RuleSet, str | None] = (EMPTY, None)
+    if not mode_rules.substring_agent_match:
+        per_token: dict[str, list[Group]] = {}
+        global_groups: list[Group] = []
+        for group in model.groups:
+            for token in group.tokens:
+                per_token.setdefault(token, []).append(group)
+            if group.is_global:
+                global_groups.append(group)
+        by_token = {token: _ruleset(tuple(groups), mode_rules) for token, groups in per_token.items()}
+        if global_groups:
+            fallback = (_ruleset(tuple(global_groups), mode_rules), "*")
+    return RobotsTxt(
+        mode_rules.name,
+        model.groups,
+        model.extensions,
+        lexed.size,
+        model.sitemaps,
+        lint(data, lexed, model, mode_rules),
+        mode_rules,
+        by_token,
+        fallback,
+    )
