@@ -8,9 +8,10 @@ robots.txt that governs a URL. Requirement ids in docstrings refer to the projec
 from robotrules.core.agents import user_agent_token
 from robotrules.core.extensions import ContentUsage, RequestRate
 from robotrules.core.lexer import SIZE_LIMIT
-from robotrules.core.lint import CODES, Diagnostic
+from robotrules.core.lint import CODES, Diagnostic, lint
 from robotrules.core.matcher import Decision
-from robotrules.core.model import Extension, Group, Rule
+from robotrules.core.model import Extension, Group
+from robotrules.core.rules import Rule
 from robotrules.core.modes import MODES
 from robotrules.core.robotstxt import RobotsTxt, parse
 from robotrules.core.urls import Scope, is_robots_url, path_params_query, robots_scope, robots_url, same_scope
@@ -31,6 +32,7 @@ __all__ = [
     "SIZE_LIMIT",
     "Scope",
     "is_robots_url",
+    "lint",
     "parse",
     "path_params_query",
     "robots_scope",

@@ -25,6 +25,8 @@ _WS = " \t\n\v\f\r"
 
 def product_token(value: str) -> str:
     """G3: the product token of a file's user-agent value, lower-cased ("" when it has none)."""
+    if value.isascii() and value.isalpha():  # the usual "Googlebot": all of it
+        return value.lower()
     return _TOKEN_RE.match(value).group().lower()  # type: ignore[union-attr]  # always matches
 
 

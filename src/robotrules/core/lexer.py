@@ -5,13 +5,15 @@ anywhere; surrounding ASCII whitespace is dropped; a comment-only line yields no
 P5/P6: field names are case-insensitive; in ``google`` mode the reference's typos, prefix
 matches and missing colons are accepted and flagged. F9: only the first 512,000 bytes count.
 
-An event is a plain tuple ``(line, kind, key, value, flags)`` (bytes for key and value) so
+Lines that Google's C buffer would cut (over 16,663 bytes, or at a NUL) are cut before
+tokenising (:func:`split_lines`); the linter finds them in the raw bytes. An event is a plain tuple ``(line, kind, key, value, flags)`` (bytes for key and value) so
 that lexing a large file allocates as little as possible; the consumers decode what they keep.
 The lexer never raises on any input.
 """
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 from robotrules.core.modes import Mode
@@ -29,10 +31,12 @@ __all__ = [
     "F_TYPO",
     "F_PREFIX",
     "F_MISSING_COLON",
-    "F_TRUNCATED",
-    "F_NUL",
     "Lexed",
+    "fast_keys",
+    "split_lines",
+    "tokenize_line",
     "lex",
+    "skip_bom",
     "to_bytes",
 ]
 
@@ -42,15 +46,14 @@ SIZE_LIMIT = 512_000
 MAX_LINE_BYTES = 16_663
 """Google-specific: the reference keeps at most this many bytes of a line (2083 * 8 - 1)."""
 
-# Event kinds.
-USER_AGENT, ALLOW, DISALLOW, SITEMAP, OTHER, INVALID, BLANK = range(1, 8)
+# Event kinds. The two rule kinds come first so that "kind <= ALLOW" means "a rule" and
+# "kind - DISALLOW" is 1 for allow, 0 for disallow (the model builder relies on this).
+DISALLOW, ALLOW, USER_AGENT, SITEMAP, OTHER, INVALID, BLANK = range(1, 8)
 
 # Event flags (bit set).
 F_TYPO = 1  # field accepted as a frequent typo (P6, google only)
 F_PREFIX = 2  # field only starts with a known name, e.g. "user-agentx" (P6, google only)
 F_MISSING_COLON = 4  # whitespace stood for the colon (P6, google only)
-F_TRUNCATED = 8  # line longer than MAX_LINE_BYTES was cut (google only)
-F_NUL = 16  # a NUL byte ended the line early (google only)
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -124,72 +127,105 @@ def _split_missing_colon(line: bytes) -> tuple[bytes, bytes] | None:
     value = line[cut + 1 :].lstrip(b" \t")
     if b" " in value or b"\t" in value:
         return None
-    return line[:cut].rstrip(), value
+    return line[:cut].rstrip(), value.strip()
+
+
+def split_lines(data: bytes, mode: Mode) -> list[bytes]:
+    """P1: the lines of ``data`` (BOM already skipped); CR LF, CR and LF all end a line.
+
+    Google-specific (``c_string_lines``): the reference holds a line in a C buffer of 16,663
+    bytes and reads it as a C string, so a longer line is cut and a NUL ends it.
+    """
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    lines = data.split(b"\n")
+    if mode.c_string_lines:
+        if len(data) > MAX_LINE_BYTES and max(map(len, lines)) > MAX_LINE_BYTES:
+            lines = [line[:MAX_LINE_BYTES] for line in lines]
+        if b"\0" in data:
+            lines = [line.partition(b"\0")[0] for line in lines]
+    return lines
+
+
+def skip_bom(data: bytes, mode: Mode) -> int:
+    """P3: how many leading bytes are (part of) a UTF-8 BOM and skipped."""
+    if mode.skip_partial_bom:
+        # Google-specific (P3): any leading prefix of the BOM is skipped.
+        n = 0
+        while n < 3 and n < len(data) and data[n] == _BOM[n]:
+            n += 1
+        return n
+    return 3 if data.startswith(_BOM) else 0
 
 
 def lex(body: bytes, mode: Mode) -> Lexed:
-    """Split ``body`` into directive events in file order (P1-P7, F9). Never raises."""
+    """Split ``body`` into directive events in file order (P1-P7, F9). Never raises; linear time.
+
+    This is the general path used by the linter and tools; the model builder reads lines
+    itself with a fast path for the usual spellings and this module's :func:`tokenize_line`
+    for the rest, with the same results.
+    """
     size = len(body)
     data = body[:SIZE_LIMIT] if size > SIZE_LIMIT else body
-    bom = 0
-    if mode.skip_partial_bom:
-        # Google-specific (P3): any leading prefix of the BOM is skipped.
-        while bom < 3 and bom < len(data) and data[bom] == _BOM[bom]:
-            bom += 1
-    elif data.startswith(_BOM):
-        bom = 3
-    if bom:
-        data = data[bom:]
-
+    bom = skip_bom(data, mode)
     events: list[tuple[int, int, bytes, bytes, int]] = []
-    append = events.append
-    c_lines = mode.c_string_lines
-    blank_ends = mode.blank_line_ends_record
-    missing_colon = mode.accept_missing_colon
-    exact = _EXACT
-    lines = data.splitlines()
-    n = 0
-    for n, line in enumerate(lines, 1):  # noqa: B007 - n is used after the loop
-        if not line:
-            if blank_ends:
-                append((n, BLANK, b"", b"", 0))
-            continue
-        flags = 0
-        if c_lines:
-            if len(line) > MAX_LINE_BYTES:
-                line = line[:MAX_LINE_BYTES]
-                flags = F_TRUNCATED
-            if b"\0" in line:
-                line = line[: line.index(b"\0")]
-                flags |= F_NUL
-        hash_at = line.find(b"#")
-        if hash_at >= 0:
-            line = line[:hash_at]
-        line = line.strip()
-        if not line:
-            if blank_ends and hash_at < 0:
-                append((n, BLANK, b"", b"", 0))
-            continue
-        colon = line.find(b":")
-        if colon >= 0:
-            key = line[:colon].rstrip()
-            value = line[colon + 1 :].lstrip()
-        else:
-            split = _split_missing_colon(line) if missing_colon else None
-            if split is None:
-                append((n, INVALID, line, b"", flags))
-                continue
-            key, value = split
-            value = value.strip()
-            flags |= F_MISSING_COLON
-        if not key:
-            append((n, INVALID, line, b"", flags))
-            continue
-        lower = key.lower()
-        kind = exact.get(lower)
-        if kind is None:
-            kind, extra = _classify(lower, mode)
-            flags |= extra
-        append((n, kind, key, value, flags))
-    # The reference counts a final line after the last line break; it can hold nothing.
-    return Lexed(events, bom, size, size > SIZE_LIMIT, n)
+    lines = split_lines(data[bom:], mode)
+    for n, line in enumerate(lines, 1):
+        event = tokenize_line(n, line, mode)
+        if event is not None:
+            events.append(event)
+    return Lexed(events, bom, size, size > SIZE_LIMIT, len(lines))
+
+
+_FAST_KEYS: dict[str, dict[bytes, int]] = {}
+
+
+def fast_keys(mode: Mode) -> dict[bytes, int]:
+    """Usual spellings of the standard fields that ``mode`` accepts ("Disallow", "user-agent", ...).
+
+    A line ``<one of these>:<value>`` tokenises as (kind, key, value-before-'#', stripped), which
+    is what :func:`tokenize_line` gives for it: readers may take that shortcut.
+    """
+    keys = _FAST_KEYS.get(mode.name)
+    if keys is None:
+        keys = {}
+        for name, kind in _EXACT.items():
+            if kind == ALLOW and not mode.allow_rules:
+                continue  # 1994: "allow" is an unknown field, left to the general path
+            for spelling in (name, name.upper(), name.capitalize(), name.title()):
+                keys[spelling] = kind
+        _FAST_KEYS[mode.name] = keys
+    return keys
+
+
+def tokenize_line(n: int, line: bytes, mode: Mode) -> tuple[int, int, bytes, bytes, int] | None:
+    """One line to one event (P2, P4, P6): comment cut, blanks stripped, key and value split.
+
+    None for a line that holds nothing (empty or comment only), except that a blank line is a
+    BLANK event in modes where it ends a record (L1).
+    """
+    hash_at = line.find(b"#")
+    if hash_at >= 0:
+        line = line[:hash_at]
+    line = line.strip()
+    if not line:
+        return (n, BLANK, b"", b"", 0) if mode.blank_line_ends_record and hash_at < 0 else None
+    flags = 0
+    colon = line.find(b":")
+    if colon >= 0:
+        key = line[:colon].rstrip()
+        value = line[colon + 1 :].lstrip()
+    else:
+        split = _split_missing_colon(line) if mode.accept_missing_colon else None
+        if split is None:
+            return (n, INVALID, line, b"", 0)
+        key, value = split
+        flags = F_MISSING_COLON
+    if not key:
+        return (n, INVALID, line, b"", 0)
+    lower = key.lower()
+    kind = _EXACT.get(lower)
+    if kind is None or (kind == ALLOW and not mode.allow_rules):
+        kind, extra = _classify(lower, mode)
+        flags |= extra
+    return (n, kind, key, value, flags)

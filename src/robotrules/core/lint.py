@@ -20,8 +20,9 @@ from robotrules.core.extensions import (
     parse_crawl_delay,
     parse_request_rate,
 )
-from robotrules.core.model import Model, Rule, text
-from robotrules.core.modes import Mode
+from robotrules.core.model import Group, Model, build_model, text
+from robotrules.core.rules import Rule, rank
+from robotrules.core.modes import Mode, get_mode
 
 __all__ = ["CODES", "Diagnostic", "lint"]
 
@@ -81,10 +82,10 @@ _VALUE_PARSERS = {
 }
 
 
-def _file_findings(data: bytes, lexed: lexer.Lexed, mode: Mode) -> list[Diagnostic]:
+def _file_findings(data: bytes, lexed: lexer.Lexed, mode: Mode, size: int) -> list[Diagnostic]:
     found = []
-    if lexed.over_limit:
-        found.append(_diag(0, "size-limit", f"{lexed.size - lexer.SIZE_LIMIT} bytes ignored"))
+    if size > lexer.SIZE_LIMIT:
+        found.append(_diag(0, "size-limit", f"{size - lexer.SIZE_LIMIT} bytes ignored"))
     if lexed.bom_bytes == 3:
         found.append(_diag(1, "bom"))
     elif lexed.bom_bytes:
@@ -94,10 +95,18 @@ def _file_findings(data: bytes, lexed: lexer.Lexed, mode: Mode) -> list[Diagnost
         try:
             head.decode("utf-8")
         except UnicodeDecodeError as exc:
-            if exc.end < len(head) or exc.reason != "unexpected end of data" or not lexed.over_limit:
+            cut_by_limit = size > lexer.SIZE_LIMIT and exc.end == len(head) and exc.reason == "unexpected end of data"
+            if not cut_by_limit:
                 found.append(_diag(head.count(b"\n", 0, exc.start) + 1, "invalid-utf8", f"byte offset {exc.start}"))
     if _HTML_RE.search(head, 0, 4096):
         found.append(_diag(0, "html-content"))
+    if mode.c_string_lines and (b"\0" in head or len(head) > lexer.MAX_LINE_BYTES):
+        raw = lexer.split_lines(head[lexed.bom_bytes :], get_mode("rfc9309"))  # lines as written, uncut
+        for number, line in enumerate(raw, 1):
+            if len(line) > lexer.MAX_LINE_BYTES:
+                found.append(_diag(number, "line-too-long", f"{len(line)} bytes"))
+            if b"\0" in line[: lexer.MAX_LINE_BYTES]:
+                found.append(_diag(number, "nul-byte"))
     return found
 
 
@@ -105,10 +114,6 @@ def _event_findings(lexed: lexer.Lexed, mode: Mode) -> list[Diagnostic]:
     found = []
     for line, kind, key, value, flags in lexed.events:
         if flags:
-            if flags & lexer.F_TRUNCATED:
-                found.append(_diag(line, "line-too-long"))
-            if flags & lexer.F_NUL:
-                found.append(_diag(line, "nul-byte"))
             if flags & lexer.F_MISSING_COLON:
                 found.append(_diag(line, "missing-colon", f"'{text(key)} {text(value)}'"))
             if flags & lexer.F_TYPO:
@@ -134,9 +139,9 @@ def _event_findings(lexed: lexer.Lexed, mode: Mode) -> list[Diagnostic]:
             url = text(value)
             if "://" not in url:
                 found.append(_diag(line, "sitemap-not-absolute", repr(url[:80])))
-        elif kind in (lexer.OTHER, lexer.ALLOW):
+        elif kind == lexer.OTHER:
             field = text(key).lower()
-            if kind == lexer.ALLOW:
+            if field == "allow" and not mode.allow_rules:
                 found.append(_diag(line, "not-in-mode", f"'{text(key)}' in {mode.name}"))
             elif field in KNOWN_FIELDS:
                 found.append(_diag(line, "ignored-field", f"{field}: {KNOWN_FIELDS[field]}"))
@@ -148,66 +153,64 @@ def _event_findings(lexed: lexer.Lexed, mode: Mode) -> list[Diagnostic]:
     return found
 
 
-def _canonical(rule: Rule, wildcards: bool) -> tuple[str, bool]:
-    """A form equal for two patterns that match exactly the same paths (R4: '**' == '*', trailing '*')."""
-    pattern = rule.pattern
+def _shadow_key(pattern: str, wildcards: bool) -> tuple[str, str]:
+    """A key equal for two patterns that match exactly the same paths (R4: trailing/doubled '*')."""
     if not wildcards:
-        return pattern, False
-    while "**" in pattern:
-        pattern = pattern.replace("**", "*")
-    stripped = pattern.rstrip("*")
-    if stripped != pattern:
-        return stripped, False  # a '$' left at the end is literal
-    if pattern.endswith("$"):
-        return pattern[:-1], True
-    return pattern, False
+        return ("literal", pattern)
+    if "*" in pattern:
+        stripped = pattern.rstrip("*")
+        if "*" in stripped:
+            while "**" in stripped:
+                stripped = stripped.replace("**", "*")
+            return ("wild", stripped + ("*" if stripped.endswith("$") else ""))
+        pattern = stripped
+    elif pattern.endswith("$"):
+        return ("exact", pattern[:-1])
+    return ("literal", "" if pattern == "/" else pattern)
 
 
 def _group_findings(model: Model, mode: Mode) -> list[Diagnostic]:
     found = [_diag(line, "rule-outside-group") for line in model.orphan_rules]
-    seen_tokens: dict[str, int] = {}
-    global_line = 0
+    merged: dict[str, list[Group]] = {}
     for group in model.groups:
-        for token in group.tokens:
-            if token in seen_tokens:
-                found.append(_diag(group.line, "merged-groups", f"{token!r} also named on line {seen_tokens[token]}"))
-            else:
-                seen_tokens[token] = group.line
-        if group.is_global and not mode.substring_agent_match:
-            if global_line:
-                found.append(_diag(group.line, "merged-groups", f"'*' also named on line {global_line}"))
-            else:
-                global_line = group.line
-    # R6: within what one agent sees (merged groups), a rule with the same canonical pattern as a
-    # higher-ranked one never decides. Checked per group and per merged token set.
-    merged: dict[str, list[Rule]] = {}
-    for group in model.groups:
-        keys = list(group.tokens) + (["*"] if group.is_global else [])
+        keys = list(group.tokens) + (["*"] if group.is_global and not mode.substring_agent_match else [])
         for key in keys:
-            merged.setdefault(key, []).extend(group.rules)
+            if key in merged:
+                where = merged[key][-1].line
+                found.append(_diag(group.line, "merged-groups", f"{key!r} also named on line {where}"))
+            merged.setdefault(key, []).append(group)
+    # R6: of rules that match exactly the same paths, within what one agent sees (its merged
+    # groups), only the best ranked can decide; the others are shadowed.
     reported: set[int] = set()
-    for rules in merged.values():
-        best: dict[tuple[str, bool], Rule] = {}
+    for groups in merged.values():
+        winners: dict[tuple[str, str], Rule] = {}
+        rules = sorted((rule for group in groups for rule in group.rules), key=rank_of, reverse=True)
         for rule in rules:
-            if not rule.pattern:
-                continue
-            key = _canonical(rule, mode.wildcards)
-            winner = best.get(key)
-            if winner is None:
-                best[key] = rule
-                continue
-            loser, keep = (rule, winner) if (winner.priority, winner.allow) >= (rule.priority, rule.allow) else (winner, rule)
-            best[key] = keep
-            if loser.line not in reported:
-                reported.add(loser.line)
-                found.append(
-                    _diag(loser.line, "shadowed-rule", f"line {keep.line} '{keep.kind}: {keep.value[:80]}' wins")
-                )
+            key = _shadow_key(rule.pattern, mode.wildcards)
+            winner = winners.setdefault(key, rule)
+            if winner is not rule and rule.priority and rule.line not in reported:
+                reported.add(rule.line)
+                found.append(_diag(rule.line, "shadowed-rule", f"line {winner.line} '{winner.kind}: {winner.value[:80]}' wins"))
     return found
 
 
-def lint(data: bytes, lexed: lexer.Lexed, model: Model, mode: Mode) -> tuple[Diagnostic, ...]:
-    """All diagnostics for one parsed file, sorted by line (then code). Pure; never raises."""
-    found = _file_findings(data, lexed, mode) + _event_findings(lexed, mode) + _group_findings(model, mode)
+def rank_of(rule: Rule) -> int:
+    return rank(rule.allow, rule.priority, rule.line)
+
+
+def lint(body: bytes | str, mode: str | Mode = "google", *, size: int | None = None) -> list[Diagnostic]:
+    """All diagnostics for a robots.txt body, sorted by line then code. Pure; never raises for any content.
+
+    ``size`` is the original size when ``body`` was already cut to the 512,000-byte limit.
+    """
+    mode_rules = get_mode(mode)
+    data = lexer.to_bytes(body)
+    lexed = lexer.lex(data, mode_rules)
+    model = build_model(data, mode_rules)
+    found = (
+        _file_findings(data, lexed, mode_rules, len(data) if size is None else size)
+        + _event_findings(lexed, mode_rules)
+        + _group_findings(model, mode_rules)
+    )
     found.sort(key=lambda d: (d.line, d.code))
-    return tuple(found)
+    return found

@@ -1,135 +1,151 @@
 """Deciding a path against the rules of the applicable group(s) (R1, R4, R6).
 
-The rule that decides is the matching rule with the longest pattern; on equal length allow
-wins; among equal rules of one kind the earliest line is the one reported (the reference
-keeps the first). A disallow decides "disallowed" only with a non-empty pattern: an empty
-``disallow:`` matches with priority 0, which never blocks (R1). This is encoded in one integer
-*rank* per rule so that comparing two candidates is one integer comparison.
+A disallow decides "disallowed" only with a non-empty pattern: an empty ``disallow:`` matches
+with priority 0, which never blocks (R1). Precedence is the integer rank of
+:mod:`robotrules.core.rules`, so candidates compare as integers.
 
-A :class:`RuleSet` sorts its rules into three kinds, each with a fast path:
-literal prefixes (one ``str.startswith(tuple)`` rejects them all at C speed), exact paths
-(``/page$``, one dict lookup) and wildcard patterns (linear-time :class:`Pattern`, tried only
-while they could still outrank the best match so far). Catch-all rules ("", "/", "*", "/*")
-are folded into a floor. Immutable after construction; safe to share between threads.
+A :class:`RuleSet` keeps its rules, best first, in four kinds, each with a fast path:
+catch-alls ("", "/", "*", "/*": they match every path, only the best counts), literal
+prefixes (one ``str.startswith(tuple)`` rejects them all at C speed), exact paths ("/page$",
+one dict lookup) and wildcard patterns (linear-time :class:`Pattern`, tried only while they
+could still outrank the best match so far). The model builder sorts each rule into its kind
+with :func:`classify` as it reads it. Immutable; safe to share between threads.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable
+import heapq
+from operator import itemgetter
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple
 
-from robotrules.core.model import Group, Rule
 from robotrules.core.pattern import Pattern, compile_pattern
+from robotrules.core.rules import ALLOW_BIT, PRIORITY_SHIFT, Ranked, Rule, make_rule
 
-__all__ = ["Decision", "RuleSet", "rank", "index_html_rules"]
+if TYPE_CHECKING:
+    from robotrules.core.model import Group
 
-_LINE_BITS = 20  # F9 bounds a file to 512,000 bytes, so lines < 2**20
-_LINE_MASK = (1 << _LINE_BITS) - 1
-_ALLOW_BIT = 1 << _LINE_BITS
-_PRIORITY_SHIFT = _LINE_BITS + 1
-
-
-def rank(rule: Rule) -> int:
-    """R6: (priority, allow over disallow, earlier line) as one comparable integer."""
-    return (rule.priority << _PRIORITY_SHIFT) | (rule.allow << _LINE_BITS) | (_LINE_MASK - min(rule.line, _LINE_MASK))
+__all__ = ["Decision", "Parts", "RuleSet", "EMPTY", "classify", "pattern_of"]
 
 
-def index_html_rules(rules: Iterable[Rule]) -> list[Rule]:
-    """Google-specific: "allow: /dir/index.htm[l]" also allows "/dir/" (as the pattern "/dir/$").
+class Parts(NamedTuple):
+    """Rules by kind, each list best first: floor (rank, pattern), literal (rank, prefix),
+    exact (rank, path), wild (rank, compiled). A literal prefix or exact path is the pattern
+    without its trailing ``*``s or final ``$``; :func:`pattern_of` restores the pattern."""
 
-    The reference tries the directory form only when the written pattern does not match; the
-    written pattern is always longer, so adding the directory form as its own rule decides the same.
-    """
-    derived = []
-    for rule in rules:
-        if not rule.allow:
-            continue
-        slash = rule.pattern.rfind("/")
-        if slash >= 0 and rule.pattern.startswith("/index.htm", slash):
-            pattern = rule.pattern[: slash + 1] + "$"
-            derived.append(Rule(True, pattern, rule.line, rule.value, len(pattern)))
-    return derived
+    floor: list[Ranked]
+    literal: list[Ranked]
+    exact: list[Ranked]
+    wild: list[tuple[int, Pattern]]
+
+
+def classify(parts: Parts, r: int, pattern: str, wildcards: bool) -> None:
+    """Append one rule to the list of its kind (R4: a trailing ``*`` changes nothing)."""
+    key = pattern
+    if wildcards:
+        if "*" in pattern:
+            key = pattern.rstrip("*")
+            if "*" in key:
+                parts.wild.append((r, compile_pattern(pattern)))
+                return
+        elif pattern.endswith("$"):  # a final "$" anchors; any other "$" is literal
+            parts.exact.append((r, pattern[:-1]))
+            return
+    if key == "" or key == "/":  # matches every path (paths start with "/")
+        parts.floor.append((r, pattern))
+    else:
+        parts.literal.append((r, key))
+
+
+def pattern_of(r: int, key: str, anchored: bool) -> str:
+    """The written pattern of a literal (trailing ``*``s restored from its length) or exact rule."""
+    if anchored:
+        return key + "$"
+    return key + "*" * ((r >> PRIORITY_SHIFT) - len(key))
 
 
 class RuleSet:
-    """The merged rules of the groups that apply to one agent, ready to match (G4, R1-R6)."""
+    """The rules that apply to one agent, ready to match (G4, R1-R6)."""
 
-    __slots__ = ("groups", "_floor", "_prefixes", "_literal", "_exact", "_wild")
+    __slots__ = ("written", "parts", "empty", "_floor", "_prefixes", "_literal", "_exact", "_wild")
 
-    def __init__(self, groups: tuple[Group, ...], rules: Iterable[Rule], *, wildcards: bool) -> None:
-        self.groups = groups
-        floor: tuple[int, Rule] | None = None
-        literal: list[tuple[int, str, Rule]] = []
-        exact: dict[str, tuple[int, Rule]] = {}
-        wild: list[tuple[int, Pattern, Rule]] = []
-        for rule in rules:
-            r = rank(rule)
-            pattern = rule.pattern
-            if wildcards:
-                stripped = pattern.rstrip("*")  # R4: a trailing "*" changes nothing
-                if "*" in stripped:
-                    wild.append((r, compile_pattern(pattern), rule))
-                    continue
-                if stripped == pattern and pattern.endswith("$"):  # a final "$" anchors
-                    key = pattern[:-1]
-                    if key not in exact or exact[key][0] < r:
-                        exact[key] = (r, rule)
-                    continue
-                pattern = stripped  # any "$" left is literal
-            if pattern in ("", "/"):  # matches every path (paths start with "/")
-                if floor is None or floor[0] < r:
-                    floor = (r, rule)
-            else:
-                literal.append((r, pattern, rule))
-        literal.sort(key=lambda item: item[0], reverse=True)
-        wild.sort(key=lambda item: item[0], reverse=True)
-        self._floor = floor
+    def __init__(self, parts: Parts, written: Mapping[int, str] | None) -> None:
+        """``parts`` with every list sorted best first; ``written`` values that differ from patterns."""
+        self.parts = parts
+        self.written = written
+        floor, literal, exact, wild = parts
+        self._floor = floor[0] if floor else None
         self._literal = tuple(literal)
-        self._prefixes = tuple(item[1] for item in literal)
-        self._exact = exact
-        self._wild = tuple(wild)
+        self._prefixes = tuple(map(itemgetter(1), literal))
+        self._exact: dict[str, int] | None = None
+        if exact:
+            self._exact = {}
+            for r, key in exact:
+                self._exact.setdefault(key, r)  # best first: the first one counts
+        # Each wildcard rule with a probe: its longest literal segment, which any path it matches
+        # must contain; "probe in path" (C speed) skips most of them without a call.
+        self._wild = tuple((r, compiled, max(compiled.segments, key=len)) for r, compiled in wild)
+        self.empty = not (floor or literal or exact or wild)  # no rule: every path is allowed
 
-    def best(self, path: str) -> tuple[int, Rule] | None:
-        """The deciding (rank, rule) for ``path``, or None when no rule matches (R6)."""
+    @classmethod
+    def merge(cls, rulesets: Iterable[RuleSet]) -> RuleSet:
+        """G4: the union of several groups' rules, still best first."""
+        rulesets = list(rulesets)
+        if len(rulesets) == 1:
+            return rulesets[0]
+        written: dict[int, str] = {}
+        for rs in rulesets:
+            written.update(rs.written or {})
+        merged = Parts(
+            *(list(heapq.merge(*(rs.parts[i] for rs in rulesets), reverse=True)) for i in range(4))  # type: ignore[arg-type]
+        )
+        return cls(merged, written or None)
+
+    def best(self, path: str) -> Ranked | None:
+        """The deciding (rank, pattern) for ``path``, or None when no rule matches (R6)."""
         found = self._floor
         if self._prefixes and path.startswith(self._prefixes):
-            for r, pattern, rule in self._literal:
-                if path.startswith(pattern):
+            for r, key in self._literal:
+                if path.startswith(key):
                     if found is None or r > found[0]:
-                        found = (r, rule)
+                        found = (r, pattern_of(r, key, False))
                     break
         if self._exact:
             hit = self._exact.get(path)
-            if hit is not None and (found is None or hit[0] > found[0]):
-                found = hit
-        for r, compiled, rule in self._wild:
+            if hit is not None and (found is None or hit > found[0]):
+                found = (hit, path + "$")
+        for r, compiled, probe in self._wild:
             if found is not None and r <= found[0]:
                 break
-            if compiled.matches(path):
-                found = (r, rule)
+            if probe in path and compiled.matches(path):
+                found = (r, compiled.text)
                 break
         return found
 
     def allowed(self, path: str) -> bool:
         """R1/R6: disallowed only when the deciding rule is a disallow with a non-empty pattern."""
         found = self.best(path)
-        return found is None or found[0] & _ALLOW_BIT != 0 or found[0] >> _PRIORITY_SHIFT == 0
+        return found is None or found[0] & ALLOW_BIT != 0 or found[0] >> PRIORITY_SHIFT == 0
 
-    @property
-    def rules(self) -> tuple[Rule, ...]:
-        """All rules in rank order (for explanation and linting)."""
-        items = [(r, rule) for r, _, rule in self._literal] + [(r, rule) for r, _, rule in self._wild]
-        items += list(self._exact.values())
-        if self._floor is not None:
-            items.append(self._floor)
-        return tuple(rule for _, rule in sorted(items, key=lambda item: item[0], reverse=True))
+    def rule(self, found: Ranked) -> Rule:
+        """The :class:`Rule` for a result of :meth:`best`."""
+        return make_rule(found, self.written)
+
+    def ranked(self) -> Iterator[Ranked]:
+        """Every rule as (rank, pattern), best first."""
+        floor, literal, exact, wild = self.parts
+        return heapq.merge(
+            floor,
+            ((r, pattern_of(r, key, False)) for r, key in literal),
+            ((r, pattern_of(r, key, True)) for r, key in exact),
+            ((r, c.text) for r, c in wild),
+            reverse=True,
+        )
 
 
-EMPTY = RuleSet((), (), wildcards=True)
+EMPTY = RuleSet(Parts([], [], [], []), None)
 
 
-@dataclass(frozen=True, slots=True)
-class Decision:
+class Decision(NamedTuple):
     """The answer for one URL and agent, with why (DESIGN: every verdict is explainable).
 
     ``line`` is the 1-based line of the deciding rule, 0 when no rule matched; ``rule`` that

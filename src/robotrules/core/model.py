@@ -1,41 +1,30 @@
 """The parsed content of a robots.txt: groups of rules, sitemaps and other lines (G1, G4, N1, N2).
 
-Built from lexer events in one pass. A group is one or more ``user-agent`` lines and the
-lines after them, up to the next ``user-agent`` line that follows a rule (G1); in
-``legacy1994`` a blank line also ends it (L1). Rules before any ``user-agent`` belong to no
-group and never apply. Other fields (``crawl-delay``, ``content-signal``, ...) are kept as
-:class:`Extension` lines, in their group when they stand in one (N2).
+A group is one or more ``user-agent`` lines and the lines after them, up to the next
+``user-agent`` line that follows a rule (G1); in ``legacy1994`` a blank line also ends it
+(L1). Rules before any ``user-agent`` belong to no group and never apply. Other fields
+(``crawl-delay``, ``content-signal``, ...) are kept as :class:`Extension` lines, in their
+group when they stand in one (N2).
 
-Rule and Extension are NamedTuples, not dataclasses: a large file has tens of thousands of
-them and a tuple is built several times faster, while being just as immutable.
+:func:`build_model` reads the lines once. Lines spelt the usual way ("Disallow: /x") take a
+fast path; every other line goes through :func:`robotrules.core.lexer.tokenize_line`, and
+the fast path gives the same result for the lines it takes (a property test pins that). Each
+rule is ranked and sorted into its match kind as it is read, so a group's
+:class:`~robotrules.core.matcher.RuleSet` is ready when the group closes.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from robotrules.core import lexer
 from robotrules.core.agents import is_global_agent, product_token
+from robotrules.core.matcher import Parts, RuleSet, classify
 from robotrules.core.modes import Mode
 from robotrules.core.pattern import google_escape, rfc_normalise_pattern
+from robotrules.core.rules import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Rule, make_rule, rank
 
-__all__ = ["Rule", "Extension", "Group", "Model", "build_model", "text"]
-
-
-class Rule(NamedTuple):
-    """An allow or disallow line (R1). ``pattern`` is the normalised form that is matched;
-    ``priority`` is its length in octets, the measure of specificity (R6)."""
-
-    allow: bool
-    pattern: str
-    line: int
-    value: str
-    priority: int
-
-    @property
-    def kind(self) -> str:
-        return "allow" if self.allow else "disallow"
+__all__ = ["Extension", "Group", "Model", "build_model", "text"]
 
 
 class Extension(NamedTuple):
@@ -46,25 +35,39 @@ class Extension(NamedTuple):
     line: int
 
 
-@dataclass(frozen=True, slots=True)
-class Group:
-    """A group (G1): its user-agent values as written, the tokens they match, its rules and other lines."""
+class Group(NamedTuple):
+    """A group (G1): first line, user-agent values as written, the tokens they match, whether it
+    is the ``*`` group, its rules ready to match, and its other lines."""
 
     line: int
     agents: tuple[str, ...]
     tokens: frozenset[str]
     is_global: bool
-    rules: tuple[Rule, ...]
+    ruleset: RuleSet
     extensions: tuple[Extension, ...]
+
+    @property
+    def rules(self) -> tuple[Rule, ...]:
+        """The group's allow/disallow rules in file order (without Google's implied index.html rules)."""
+        by_line: dict[int, Rule] = {}
+        for item in self.ruleset.ranked():
+            rule = make_rule(item, self.ruleset.written)
+            kept = by_line.get(rule.line)
+            # An implied "/dir/$" shares its line with "allow: /dir/index.html" and is shorter.
+            if kept is None or kept.priority < rule.priority:
+                by_line[rule.line] = rule
+        return tuple(by_line[line] for line in sorted(by_line))
 
 
 class Model(NamedTuple):
-    """Everything :func:`build_model` derives from the events, for the linter and the matcher."""
+    """What :func:`build_model` reads from a body, for the matcher, the linter and tools."""
 
     groups: tuple[Group, ...]
     sitemaps: tuple[str, ...]
     extensions: tuple[Extension, ...]  # lines outside any group
     orphan_rules: tuple[int, ...]  # lines of rules before any user-agent (G1)
+    bom_bytes: int
+    lines: int
 
 
 def text(value: bytes) -> str:
@@ -74,83 +77,144 @@ def text(value: bytes) -> str:
     return value.decode("utf-8", "replace")
 
 
-class _Open:
-    """A group under construction."""
+_NO_RULES: list = []  # shared empty kind list (never appended to)
 
-    __slots__ = ("line", "agents", "rules", "extensions", "has_rule")
+
+class _Open:
+    """The group under construction: plain literal rules and catch-alls go straight to their kind
+    lists; the rest ("$" and "*" patterns, Google's implied rules) wait in ``other`` until close."""
+
+    __slots__ = ("line", "agents", "floor", "literal", "other", "written", "extensions")
 
     def __init__(self, line: int) -> None:
         self.line = line
         self.agents: list[str] = []
-        self.rules: list[Rule] = []
+        self.floor: list[tuple[int, str]] = []
+        self.literal: list[tuple[int, str]] = []
+        self.other: list[tuple[int, str]] = []
+        self.written: dict[int, str] | None = None
         self.extensions: list[Extension] = []
-        self.has_rule = False
+
+    def close(self, mode: Mode) -> Group:
+        tokens = set()
+        is_global = False
+        star_with_text = mode.star_with_text_is_global
+        for agent in self.agents:
+            if is_global_agent(agent, star_with_text=star_with_text):
+                is_global = True
+            else:
+                tokens.add(product_token(agent))
+        parts = Parts(self.floor, self.literal, [], [])
+        for r, pattern in self.other:
+            classify(parts, r, pattern, mode.wildcards)
+        for kind in parts:
+            if len(kind) > 1:
+                kind.sort(reverse=True)  # ranks are unique (one line each): patterns never compare
+        ruleset = RuleSet(parts, self.written)
+        return Group(self.line, tuple(self.agents), frozenset(tokens), is_global, ruleset, tuple(self.extensions))
 
 
-def _close(group: _Open, star_with_text: bool) -> Group:
-    tokens = set()
-    is_global = False
-    for agent in group.agents:
-        if is_global_agent(agent, star_with_text=star_with_text):
-            is_global = True
-        else:
-            tokens.add(product_token(agent))
-    return Group(
-        group.line,
-        tuple(group.agents),
-        frozenset(tokens),
-        is_global,
-        tuple(group.rules),
-        tuple(group.extensions),
-    )
+def _index_html(pattern: str, line: int) -> tuple[int, str] | None:
+    """Google-specific: "allow: /dir/index.htm[l]" also allows "/dir/" (as the pattern "/dir/$").
+
+    The reference tries the directory form only when the written pattern does not match; the
+    written pattern is always longer, so keeping the directory form as its own rule decides the same.
+    """
+    slash = pattern.rfind("/")
+    if slash < 0 or not pattern.startswith("/index.htm", slash):
+        return None
+    directory = pattern[: slash + 1] + "$"
+    return rank(True, len(directory), line), directory
 
 
-def build_model(events: list[tuple[int, int, bytes, bytes, int]], mode: Mode) -> Model:
-    """Group the events (G1, G4 is left to the matcher, which merges groups per token)."""
-    USER_AGENT, ALLOW, DISALLOW, SITEMAP, BLANK = (
-        lexer.USER_AGENT,
-        lexer.ALLOW,
-        lexer.DISALLOW,
-        lexer.SITEMAP,
-        lexer.BLANK,
-    )
+def build_model(body: bytes, mode: Mode) -> Model:
+    """Read ``body`` (P1-P7, F9) into groups (G1, L1), sitemaps (N1) and other lines (N2). Never raises."""
+    data = body[: lexer.SIZE_LIMIT]
+    bom = lexer.skip_bom(data, mode)
+    lines = lexer.split_lines(data[bom:] if bom else data, mode)
+    fast = lexer.fast_keys(mode)
+    tokenize = lexer.tokenize_line
+    USER_AGENT, ALLOW, DISALLOW, SITEMAP = lexer.USER_AGENT, lexer.ALLOW, lexer.DISALLOW, lexer.SITEMAP
+    assert DISALLOW + 1 == ALLOW < USER_AGENT  # the kind tests below rely on this order
+    BLANK, INVALID = lexer.BLANK, lexer.INVALID
+    blank_ends = mode.blank_line_ends_record
     normalise = rfc_normalise_pattern if mode.normalise_percent_encoding else google_escape
     # With Google's escaping, ASCII without '%' is its own pattern: skip the call (hot path).
     plain_ascii_is_pattern = not mode.normalise_percent_encoding
-    allow_rules = mode.allow_rules
-    star_with_text = mode.star_with_text_is_global
+    wildcards = mode.wildcards
+    index_html = mode.index_html_allows_directory
+    shift, mask = PRIORITY_SHIFT, LINE_MASK
+    allow_shift = ALLOW_BIT.bit_length() - 1
+
     groups: list[Group] = []
     sitemaps: list[str] = []
     outside: list[Extension] = []
     orphans: list[int] = []
     current: _Open | None = None
-    for line, kind, key, value, _flags in events:
-        if kind == DISALLOW or (kind == ALLOW and allow_rules):
-            if current is None:
-                orphans.append(line)
+    floor: list[tuple[int, str]] = []
+    literal: list[tuple[int, str]] = []
+    other: list[tuple[int, str]] = []
+    n = 0
+    for line in lines:
+        n += 1
+        key, colon, value = line.partition(b":")
+        kind = fast.get(key) if colon else None
+        if kind is not None:
+            cut = value.find(b"#")
+            value = (value if cut < 0 else value[:cut]).strip()
+        elif not colon and (not line or line[0] == 0x23):  # empty or comment-only line
+            if not line and blank_ends and current is not None:
+                groups.append(current.close(mode))
+                current = None
+            continue
+        else:
+            event = tokenize(n, line, mode)
+            if event is None:
                 continue
-            current.has_rule = True
-            if plain_ascii_is_pattern and b"%" not in value and value.isascii():
-                pattern = written = value.decode("ascii")
+            kind, key, value = event[1], event[2], event[3]
+
+        if kind <= ALLOW:  # DISALLOW or ALLOW
+            if current is None:
+                orphans.append(n)
+                continue
+            if value.isascii() and b"%" not in value and plain_ascii_is_pattern:
+                pattern = value.decode()
             else:
                 pattern = normalise(value)
                 written = text(value)
-            current.rules.append(Rule(kind == ALLOW, pattern, line, written, len(pattern)))
+                if written != pattern:
+                    if current.written is None:
+                        current.written = {}
+                    current.written[n] = written
+            r = (len(pattern) << shift) | ((kind - DISALLOW) << allow_shift) | (mask - n)
+            if "*" in pattern or "$" in pattern:
+                other.append((r, pattern))
+            elif len(pattern) > 1:
+                literal.append((r, pattern))
+            elif pattern == "/" or not pattern:  # matches every path
+                floor.append((r, pattern))
+            else:
+                literal.append((r, pattern))
+            if kind == ALLOW and index_html and b"index.htm" in value:
+                implied = _index_html(pattern, n)
+                if implied is not None:
+                    other.append(implied)
         elif kind == USER_AGENT:
-            if current is None or current.has_rule:
+            if current is None or literal or other or floor:
                 if current is not None:
-                    groups.append(_close(current, star_with_text))
-                current = _Open(line)
+                    groups.append(current.close(mode))
+                current = _Open(n)
+                floor, literal, other = current.floor, current.literal, current.other
             current.agents.append(text(value))
         elif kind == SITEMAP:
             sitemaps.append(text(value))
         elif kind == BLANK:
             if current is not None:
-                groups.append(_close(current, star_with_text))
+                groups.append(current.close(mode))
                 current = None
-        elif kind != lexer.INVALID:  # OTHER, or ALLOW in a mode without allow rules
-            ext = Extension(text(key).lower(), text(value), line)
+        elif kind != INVALID:
+            ext = Extension(text(key).lower(), text(value), n)
             (current.extensions if current is not None else outside).append(ext)
     if current is not None:
-        groups.append(_close(current, star_with_text))
-    return Model(tuple(groups), tuple(sitemaps), tuple(outside), tuple(orphans))
+        groups.append(current.close(mode))
+    return Model(tuple(groups), tuple(sitemaps), tuple(outside), tuple(orphans), bom, n)

@@ -17,7 +17,7 @@ through ``find``, ``startswith``, ``endswith``, ``len`` and ``==``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 __all__ = [
     "Pattern",
@@ -52,6 +52,9 @@ def google_escape(value: bytes) -> str:
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 _HEX = frozenset(b"0123456789ABCDEFabcdef")
 # Octets that are never literal in a URI (RFC 3986 section 2): they are compared percent-encoded.
+# RFC 9309 section 2.2.2 (table: "?baz=https://foo.bar" -> "?baz=https%3A%2F%2Ffoo.bar"): inside the
+# query, the general delimiters are data and are compared percent-encoded.
+_QUERY_DELIMS = frozenset(b":/?@[]")
 _MUST_ENCODE = frozenset(range(0x21)) | frozenset(b'"<>\\^`{|}%') | frozenset(range(0x7F, 0x100))
 
 
@@ -59,13 +62,15 @@ def _rfc_normalise(data: bytes, literal_operators: bool) -> str:
     """RFC 9309 section 2.2.2: one canonical octet form for both sides of a comparison.
 
     ``%XX`` of an unreserved character is decoded; other escapes get upper-case hex; octets
-    outside ASCII and characters never literal in a URI are percent-encoded. With
+    outside ASCII, characters never literal in a URI and, after the first ``?``, the general
+    delimiters ``:/?@[]`` are percent-encoded. With
     ``literal_operators`` (a URL path), ``*`` and ``$`` are encoded too, so that they equal a
     pattern's ``%2A`` / ``%24`` and never act as wildcards (section 2.2.3).
     """
     out: list[str] = []
     i = 0
     n = len(data)
+    in_query = False
     while i < n:
         b = data[i]
         if b == 0x25 and i + 2 < n and data[i + 1] in _HEX and data[i + 2] in _HEX:
@@ -73,10 +78,15 @@ def _rfc_normalise(data: bytes, literal_operators: bool) -> str:
             out.append(chr(octet) if octet in _UNRESERVED else "%" + data[i + 1 : i + 3].decode().upper())
             i += 3
             continue
-        if b in _MUST_ENCODE or (literal_operators and b in (0x2A, 0x24)):
+        if (
+            b in _MUST_ENCODE
+            or (literal_operators and b in (0x2A, 0x24))
+            or (in_query and b in _QUERY_DELIMS)
+        ):
             out.append("%%%02X" % b)
         else:
             out.append(chr(b))
+            in_query = in_query or b == 0x3F
         i += 1
     return "".join(out)
 
@@ -91,8 +101,7 @@ def rfc_normalise_path(path: str) -> str:
     return _rfc_normalise(path.encode("utf-8", "surrogatepass"), literal_operators=True)
 
 
-@dataclass(frozen=True, slots=True)
-class Pattern:
+class Pattern(NamedTuple):
     """A compiled path pattern. Immutable; :meth:`matches` is pure and thread-safe.
 
     ``segments`` are the literal runs between ``*``; ``anchored`` is a final ``$``.
@@ -128,7 +137,10 @@ class Pattern:
 def compile_pattern(pattern: str, *, wildcards: bool = True) -> Pattern:
     """Compile a normalised pattern. Without ``wildcards`` (1994 mode, L3) every character is literal."""
     if not wildcards:
-        return Pattern(pattern, (pattern,), False)
-    anchored = pattern.endswith("$")
-    body = pattern[:-1] if anchored else pattern
-    return Pattern(pattern, tuple(body.split("*")), anchored)
+        return _new_pattern(Pattern, (pattern, (pattern,), False))
+    if pattern.endswith("$"):
+        return _new_pattern(Pattern, (pattern, tuple(pattern[:-1].split("*")), True))
+    return _new_pattern(Pattern, (pattern, tuple(pattern.split("*")), False))
+
+
+_new_pattern = tuple.__new__  # Pattern(...) without the Python-level __new__ frame (many per file)

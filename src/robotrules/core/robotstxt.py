@@ -23,7 +23,7 @@ from robotrules.core.extensions import (
     parse_request_rate,
 )
 from robotrules.core.lint import Diagnostic, lint
-from robotrules.core.matcher import EMPTY, Decision, RuleSet, index_html_rules
+from robotrules.core.matcher import EMPTY, Decision, RuleSet
 from robotrules.core.model import Extension, Group, build_model
 from robotrules.core.modes import Mode, get_mode
 from robotrules.core.pattern import rfc_normalise_path
@@ -34,12 +34,10 @@ __all__ = ["RobotsTxt", "parse"]
 UserAgents = str | Sequence[str]
 
 
-def _ruleset(groups: tuple[Group, ...], mode: Mode) -> RuleSet:
-    """G4: one RuleSet from the rules of several groups (plus Google's index.html rules)."""
-    rules = [rule for group in groups for rule in group.rules]
-    if mode.index_html_allows_directory:
-        rules += index_html_rules(rules)
-    return RuleSet(groups, rules, wildcards=mode.wildcards)
+Selection = tuple[RuleSet, "tuple[Group, ...]", "str | None"]
+"""What group selection yields: the merged rules, the groups they come from, the selecting token."""
+
+_NONE: Selection = (EMPTY, (), None)
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -47,51 +45,47 @@ class RobotsTxt:
     """A parsed robots.txt. Build it with :func:`parse`; immutable and thread-safe.
 
     ``groups`` in file order; ``extensions`` the non-rule lines outside any group (N2);
-    ``size`` the input's length in bytes. URLs passed to :meth:`check` must be
-    percent-encoded as on the wire (the ``google`` mode does not normalise them, R3).
+    ``size`` the input's length in bytes; ``body`` the bytes that count (the first 512,000).
+    URLs passed to :meth:`check` must be percent-encoded as on the wire (the ``google`` mode
+    does not normalise them, R3).
     """
 
     mode: str
     groups: tuple[Group, ...]
     extensions: tuple[Extension, ...]
     size: int
+    body: bytes
     _sitemaps: tuple[str, ...]
-    _diagnostics: tuple[Diagnostic, ...]
     _mode: Mode
-    _by_token: Mapping[str, RuleSet]
-    _fallback: tuple[RuleSet, str | None]
+    _by_token: Mapping[str, Selection]
+    _fallback: Selection
+    _plain: bool  # google mode: URLs and agents used as given (the hot path of allowed())
 
     # -- the questions -------------------------------------------------------------------
 
     def allowed(self, url: str, user_agent: UserAgents) -> bool:
         """Whether ``user_agent`` may fetch ``url`` (an absolute URL or a path starting with "/")."""
-        path = path_params_query(url)
-        if self._mode.normalise_percent_encoding:
-            path = rfc_normalise_path(path)
-            if self._mode.robots_txt_always_allowed and path == "/robots.txt":
-                return True
-        if type(user_agent) is str and not self._mode.substring_agent_match:
-            ruleset = self._by_token.get(user_agent.lower() if user_agent.isascii() else None)  # type: ignore[arg-type]
-            if ruleset is None:
-                ruleset = self._fallback[0]
-            return ruleset.allowed(path)
-        return self._select(user_agent)[0].allowed(path)
+        if self._plain and type(user_agent) is str:  # hot path: google mode, one agent
+            selected = self._by_token.get(user_agent.lower()) if user_agent.isascii() else None
+            ruleset = (selected or self._fallback)[0]
+            return ruleset.empty or ruleset.allowed(path_params_query(url))
+        return self.check(url, user_agent).allowed
 
     def check(self, url: str, user_agent: UserAgents) -> Decision:
         """Like :meth:`allowed`, with why: the deciding line and rule, the groups and the path."""
         if not isinstance(url, str):
             raise TypeError(f"url must be str, not {type(url).__name__}")
         path = path_params_query(url)
-        ruleset, agent = self._select(user_agent)
+        ruleset, groups, agent = self._select(user_agent)
         if self._mode.normalise_percent_encoding:
             path = rfc_normalise_path(path)
             if self._mode.robots_txt_always_allowed and path == "/robots.txt":
-                return Decision(True, 0, None, ruleset.groups, agent, path)
+                return Decision(True, 0, None, groups, agent, path)
         found = ruleset.best(path)
         if found is None:
-            return Decision(True, 0, None, ruleset.groups, agent, path)
-        rule = found[1]
-        return Decision(rule.allow or rule.priority == 0, rule.line, rule, ruleset.groups, agent, path)
+            return Decision(True, 0, None, groups, agent, path)
+        rule = ruleset.rule(found)
+        return Decision(rule.allow or rule.priority == 0, rule.line, rule, groups, agent, path)
 
     def crawl_delay(self, user_agent: UserAgents) -> float | None:
         """N2: seconds from the first valid ``crawl-delay`` in the group(s) for ``user_agent``."""
@@ -122,10 +116,12 @@ class RobotsTxt:
         return [usage for usage in usages if usage is not None]
 
     def group_extensions(self, user_agent: UserAgents, field: str | None = None) -> list[Extension]:
-        """Non-rule lines of the group(s) that apply to ``user_agent`` (file-level ones last)."""
-        groups = self._select(user_agent)[0].groups
-        lines = [ext for group in groups for ext in group.extensions] + list(self.extensions)
-        return [ext for ext in lines if field is None or ext.field == field]
+        """Non-rule lines of the group(s) that apply to ``user_agent``, in file order.
+
+        Lines outside any group (``self.extensions``) belong to no agent (G1), as for rules.
+        """
+        groups = self._select(user_agent)[1]
+        return [ext for group in groups for ext in group.extensions if field is None or ext.field == field]
 
     @property
     def sitemaps(self) -> list[str]:
@@ -142,35 +138,38 @@ class RobotsTxt:
 
     @property
     def diagnostics(self) -> list[Diagnostic]:
-        """Lint findings with line numbers and stable codes, in line order (P2, P6, N2)."""
-        return list(self._diagnostics)
+        """Lint findings with line numbers and stable codes, in line order (P2, P6, N2).
+
+        Computed from :attr:`body` on each access (parsing for crawling does not pay for it).
+        """
+        return lint(self.body, self._mode, size=self.size)
 
     # -- group selection -----------------------------------------------------------------
 
-    def _select(self, user_agent: UserAgents) -> tuple[RuleSet, str | None]:
-        """G2/G5: the rules for the caller's agent(s) and the token that selected them."""
+    def _select(self, user_agent: UserAgents) -> Selection:
+        """G2/G5: the rules for the caller's agent(s), their groups and the token that selected them."""
         agents = (user_agent,) if isinstance(user_agent, str) else tuple(user_agent)
         for agent in agents:
             if not isinstance(agent, str):
                 raise TypeError(f"user_agent must be str or a sequence of str, not {type(agent).__name__}")
         if self._mode.substring_agent_match:
             return self._select_legacy(agents)
-        matched: list[tuple[str, RuleSet]] = []
+        matched: list[Selection] = []
         for agent in agents:
             key = caller_key(agent)
-            ruleset = self._by_token.get(key) if key is not None else None
-            if ruleset is not None and all(key != k for k, _ in matched):
-                matched.append((key, ruleset))  # type: ignore[arg-type]
+            selected = self._by_token.get(key) if key is not None else None
+            if selected is not None and selected not in matched:
+                matched.append(selected)
         if not matched:
             return self._fallback
         if len(matched) == 1:
-            return matched[0][1], matched[0][0]
+            return matched[0]
         # G5: a crawler acting for several tokens obeys the union of their groups.
-        groups = sorted({id(g): g for _, rs in matched for g in rs.groups}.values(), key=lambda g: g.line)
-        return _ruleset(tuple(groups), self._mode), matched[0][0]
+        groups = sorted({group.line: group for _, gs, _ in matched for group in gs}.values(), key=lambda g: g.line)
+        return RuleSet.merge(group.ruleset for group in groups), tuple(groups), matched[0][2]
 
-    def _select_legacy(self, agents: tuple[str, ...]) -> tuple[RuleSet, str | None]:
-        """L2: the first record whose agent matches liberally, else the ``*`` record."""
+    def _select_legacy(self, agents: tuple[str, ...]) -> Selection:
+        """L2: the first record whose agent matches liberally, else the first ``*`` record."""
         default: Group | None = None
         for group in self.groups:
             if group.is_global:
@@ -178,10 +177,10 @@ class RobotsTxt:
                 continue
             for value in group.agents:
                 if any(legacy_agent_matches(value, agent) for agent in agents):
-                    return _ruleset((group,), self._mode), value
+                    return group.ruleset, (group,), value
         if default is not None:
-            return _ruleset((default,), self._mode), "*"
-        return EMPTY, None
+            return default.ruleset, (default,), "*"
+        return _NONE
 
 
 def parse(body: bytes | str, *, mode: str = "google") -> RobotsTxt:
@@ -192,29 +191,46 @@ def parse(body: bytes | str, *, mode: str = "google") -> RobotsTxt:
     """
     mode_rules = get_mode(mode)
     data = lexer.to_bytes(body)
-    lexed = lexer.lex(data, mode_rules)
-    model = build_model(lexed.events, mode_rules)
-    by_token: dict[str, RuleSet] = {}
-    fallback: tuple[RuleSet, str | None] = (EMPTY, None)
-    if not mode_rules.substring_agent_match:
-        per_token: dict[str, list[Group]] = {}
-        global_groups: list[Group] = []
-        for group in model.groups:
-            for token in group.tokens:
-                per_token.setdefault(token, []).append(group)
-            if group.is_global:
-                global_groups.append(group)
-        by_token = {token: _ruleset(tuple(groups), mode_rules) for token, groups in per_token.items()}
-        if global_groups:
-            fallback = (_ruleset(tuple(global_groups), mode_rules), "*")
+    model = build_model(data, mode_rules)
+    by_token, fallback = selections(model.groups, mode_rules)
     return RobotsTxt(
         mode_rules.name,
         model.groups,
         model.extensions,
-        lexed.size,
+        len(data),
+        data[: lexer.SIZE_LIMIT],
         model.sitemaps,
-        lint(data, lexed, model, mode_rules),
         mode_rules,
         by_token,
         fallback,
+        not mode_rules.normalise_percent_encoding and not mode_rules.substring_agent_match,
     )
+
+
+def selections(groups: tuple[Group, ...], mode: Mode) -> tuple[dict[str, Selection], Selection]:
+    """G2/G4: per product token, the merged rules of every group naming it; and the ``*`` fallback.
+
+    In ``legacy1994`` mode records are chosen per call (L2), so the table is empty.
+    """
+    by_token: dict[str, Selection] = {}
+    if mode.substring_agent_match:
+        return by_token, _NONE
+    per_token: dict[str, list[Group]] = {}
+    global_groups: list[Group] = []
+    for group in groups:
+        for token in group.tokens:
+            named = per_token.get(token)
+            if named is None:
+                per_token[token] = [group]
+            else:
+                named.append(group)
+        if group.is_global:
+            global_groups.append(group)
+    for token, named in per_token.items():
+        if len(named) == 1:
+            by_token[token] = (named[0].ruleset, (named[0],), token)
+        else:
+            by_token[token] = (RuleSet.merge(g.ruleset for g in named), tuple(named), token)
+    if not global_groups:
+        return by_token, _NONE
+    return by_token, (RuleSet.merge(g.ruleset for g in global_groups), tuple(global_groups), "*")

@@ -39,6 +39,21 @@ def path_params_query(url: str) -> str:
     gets a leading "/". Google-specific: the reference sees the URL as a C string, so a NUL
     ends it. Pure; never raises.
     """
+    # Fast path, exact for what it takes: "letters://host/..." with no '?', ';' or '#' in host.
+    scheme, sep, rest = url.partition("://")
+    if sep and scheme.isalpha():
+        host, slash, path = rest.partition("/")
+        if slash and "?" not in host and ";" not in host and "#" not in host:
+            if "#" in path:
+                path = path[: path.index("#")]
+            if "\0" in path:
+                path = path[: path.index("\0")]
+            return "/" + path
+    return _general_path(url)
+
+
+def _general_path(url: str) -> str:
+    """:func:`path_params_query` for any string (the reference's rules, step by step)."""
     start = _BEFORE_PATH.match(url).end()  # type: ignore[union-attr]  # always matches
     if start == len(url) or url.find("#", 0, start) >= 0:
         return "/"
