@@ -199,6 +199,9 @@ def build_model(body: bytes, mode: Mode) -> Model:
                 implied = _index_html(pattern, n)
                 if implied is not None:
                     other.append(implied)
+                    if current.written is None:
+                        current.written = {}
+                    current.written[n] = text(value)  # both rules of the line show it as written
         elif kind == USER_AGENT:
             if current is None or literal or other or floor:
                 if current is not None:

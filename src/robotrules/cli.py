@@ -1,0 +1,154 @@
+"""The ``robotrules`` command: check URLs against a robots.txt, lint it, name its URL.
+
+Needs the ``cli`` extra (click). Without a file argument the commands use an embedded example
+(the seeds' example groups), so ``robotrules check`` shows what the tool does on a fresh install.
+Fetching robots.txt over the network is not part of this command yet: pass a file or ``-``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+EXAMPLE = b"""\
+# The example of Google's robots.txt specification (groups, merging, wildcards).
+user-agent: googlebot-news
+disallow: /fish
+
+user-agent: *
+disallow: /carrots
+allow: /carrots/public$
+
+user-agent: googlebot
+disallow: /shrimp
+disallow: /*.php$
+allow: /shrimp/index.html
+
+sitemap: https://www.example.com/sitemap.xml
+"""
+EXAMPLE_URLS = (
+    "https://www.example.com/fish/salmon.html",
+    "https://www.example.com/carrots/public",
+    "https://www.example.com/carrots/public/x",
+    "https://www.example.com/shrimp/",
+    "https://www.example.com/page.php",
+    "https://www.example.com/page.php?id=1",
+)
+EXAMPLE_AGENTS = ("googlebot", "googlebot-news", "otherbot")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point; a one-line message when the ``cli`` extra is missing."""
+    try:
+        import click  # noqa: F401
+    except ImportError:
+        print("robotrules: the command line needs click: pip install 'robotrules[cli]'", file=sys.stderr)
+        return 2
+    cli = _build()
+    try:
+        cli.main(args=argv, prog_name="robotrules", standalone_mode=False)
+    except SystemExit as exc:  # pragma: no cover - click's own exits
+        return int(exc.code or 0)
+    except Exception as exc:  # click.ClickException and friends
+        import click
+
+        if isinstance(exc, click.exceptions.Exit):
+            return exc.exit_code
+        if isinstance(exc, click.ClickException):
+            exc.show()
+            return exc.exit_code
+        if isinstance(exc, click.exceptions.Abort):
+            return 1
+        raise
+    return _build.exit_code  # type: ignore[attr-defined]
+
+
+def _read(source: str | None) -> tuple[bytes, str]:
+    """The body to use and its name: a file, "-" for standard input, or the embedded example."""
+    if source is None:
+        return EXAMPLE, "(embedded example)"
+    if source == "-":
+        return sys.stdin.buffer.read(), "(stdin)"
+    with open(source, "rb") as handle:
+        return handle.read(), source
+
+
+def _build() -> Any:
+    import click
+
+    import robotrules
+
+    _build.exit_code = 0  # type: ignore[attr-defined]
+    modes = click.Choice(sorted(robotrules.MODES))
+
+    @click.group(help="robots.txt as Google applies it: check URLs, lint files, find robots.txt URLs.")
+    @click.version_option(robotrules.__version__, prog_name="robotrules")
+    def cli() -> None:
+        pass
+
+    @cli.command(help="Decide URLs for user agents and say which line decided. "
+                 "Without --robots, an embedded example file and sample URLs are used.")
+    @click.argument("urls", nargs=-1)
+    @click.option("--robots", "-r", "source", help="robots.txt file, or - for standard input.")
+    @click.option("--agent", "-a", "agents", multiple=True, help="User agent token (repeatable).")
+    @click.option("--mode", type=modes, default="google", show_default=True)
+    @click.option("--json", "as_json", is_flag=True, help="One JSON object per decision.")
+    def check(urls: tuple[str, ...], source: str | None, agents: tuple[str, ...], mode: str, as_json: bool) -> None:
+        body, name = _read(source)
+        if not urls:
+            if source is not None:
+                raise click.UsageError("give at least one URL to check")
+            urls = EXAMPLE_URLS
+        agents = agents or (EXAMPLE_AGENTS if source is None else ("*",))
+        rt = robotrules.parse(body, mode=mode)
+        if not as_json:
+            click.echo(f"robots.txt: {name} ({rt.size} bytes, mode {mode})")
+        for agent in agents:
+            for url in urls:
+                decision = rt.check(url, agent)
+                if not decision.allowed:
+                    _build.exit_code = 1  # type: ignore[attr-defined]
+                if as_json:
+                    rule = decision.rule
+                    click.echo(json.dumps({
+                        "url": url, "agent": agent, "allowed": decision.allowed, "line": decision.line,
+                        "rule": None if rule is None else {"kind": rule.kind, "value": rule.value},
+                        "group": decision.agent, "path": decision.path,
+                    }))
+                else:
+                    mark = "ALLOW   " if decision.allowed else "DISALLOW"
+                    click.echo(f"{mark} {agent:<16} {url}\n         {decision.explain()}")
+
+    @cli.command(help="List what Google ignores or misreads in a robots.txt. Exit 1 when there are errors.")
+    @click.argument("source", required=False)
+    @click.option("--mode", type=modes, default="google", show_default=True)
+    @click.option("--json", "as_json", is_flag=True, help="A JSON list of diagnostics.")
+    def lint(source: str | None, mode: str, as_json: bool) -> None:
+        body, name = _read(source)
+        found = robotrules.lint(body, mode)
+        if as_json:
+            click.echo(json.dumps([{"line": d.line, "severity": d.severity, "code": d.code, "message": d.message}
+                                   for d in found], indent=2))
+        else:
+            for diagnostic in found:
+                click.echo(f"{name}:{diagnostic}")
+            click.echo(f"{len(found)} finding(s)")
+        if any(d.severity == "error" for d in found):
+            _build.exit_code = 1  # type: ignore[attr-defined]
+
+    @cli.command("robots-url", help="Print the robots.txt URL that governs each URL (S1-S5).")
+    @click.argument("urls", nargs=-1, required=True)
+    def robots_url(urls: tuple[str, ...]) -> None:
+        for url in urls:
+            try:
+                click.echo(robotrules.robots_url(url))
+            except ValueError as exc:
+                click.echo(f"error: {exc}", err=True)
+                _build.exit_code = 2  # type: ignore[attr-defined]
+
+    return cli
+
+
+if __name__ == "__main__":  # pragma: no cover
+    raise SystemExit(main())

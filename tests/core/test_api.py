@@ -1,0 +1,78 @@
+"""The public surface other tools rely on (DESIGN "Public names") and the core's purity."""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+import robotrules
+
+CORE = Path(robotrules.__file__).parent / "core"
+
+EXPECTED_ALL = [
+    "CODES", "ContentUsage", "Decision", "Diagnostic", "Extension", "Group", "MODES", "RequestRate",
+    "RobotsTxt", "Rule", "SIZE_LIMIT", "Scope", "is_robots_url", "lint", "parse", "path_params_query",
+    "robots_scope", "robots_url", "same_scope", "user_agent_token",
+]
+
+
+def test_public_names_are_pinned_and_sorted():
+    """DESIGN: __all__ is sorted and changes only on purpose."""
+    assert robotrules.__all__ == EXPECTED_ALL
+    assert robotrules.__all__ == sorted(robotrules.__all__, key=str.upper) or robotrules.__all__ == sorted(robotrules.__all__)
+    for name in robotrules.__all__:
+        assert hasattr(robotrules, name), name
+
+
+FORBIDDEN = {"socket", "ssl", "http", "ftplib", "sqlite3", "time", "datetime", "asyncio", "threading",
+             "subprocess", "os", "io", "urllib.request", "random"}
+
+
+@pytest.mark.parametrize("module", sorted(p.name for p in CORE.glob("*.py")))
+def test_core_imports_only_the_standard_library_and_no_io(module):
+    """DESIGN: core/ is stdlib only, with no sockets, files, clocks or databases."""
+    tree = ast.parse((CORE / module).read_text())
+    for node in ast.walk(tree):
+        names = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0:
+            names = [node.module or ""]
+        for name in names:
+            top = name.split(".")[0]
+            if top == "robotrules":
+                assert name.startswith("robotrules.core"), f"{module} imports {name}"
+                continue
+            assert top in sys.stdlib_module_names or top == "__future__", f"{module} imports {name}"
+            assert name not in FORBIDDEN and top not in FORBIDDEN, f"{module} imports {name} (I/O or clock)"
+
+
+def test_unknown_mode_is_a_clear_value_error():
+    with pytest.raises(ValueError, match="expected one of google, legacy1994, rfc9309"):
+        robotrules.parse(b"", mode="strict")
+
+
+def test_body_of_the_wrong_type_is_a_type_error():
+    with pytest.raises(TypeError, match="bytes or str"):
+        robotrules.parse(123)  # type: ignore[arg-type]
+
+
+def test_agent_of_the_wrong_type_is_a_type_error():
+    rt = robotrules.parse(b"user-agent: *\ndisallow: /\n")
+    with pytest.raises(TypeError, match="user_agent"):
+        rt.check("/x", [b"googlebot"])  # type: ignore[list-item]
+
+
+def test_parsed_objects_are_immutable():
+    """DESIGN 8: nothing a reader can reach changes after parse()."""
+    rt = robotrules.parse(b"user-agent: *\ndisallow: /a\n")
+    with pytest.raises(AttributeError):
+        rt.mode = "rfc9309"  # type: ignore[misc]
+    group = rt.groups[0]
+    with pytest.raises(AttributeError):
+        group.line = 3  # type: ignore[misc]
+    rt.sitemaps.append("x")  # a copy
+    assert rt.sitemaps == []

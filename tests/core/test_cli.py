@@ -1,0 +1,58 @@
+"""The robotrules command (click): check, lint, robots-url."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+
+from robotrules import cli
+
+
+def run(args, capsys):
+    code = cli.main(args)
+    return code, capsys.readouterr()
+
+
+def test_check_without_arguments_uses_the_embedded_example(capsys):
+    code, out = run(["check"], capsys)
+    assert "(embedded example)" in out.out
+    assert "DISALLOW googlebot-news   https://www.example.com/fish/salmon.html" in out.out
+    assert code == 1  # some URL is disallowed
+
+
+def test_check_json_on_a_file(tmp_path, capsys):
+    robots = tmp_path / "robots.txt"
+    robots.write_bytes(b"user-agent: *\ndisallow: /private\n")
+    code, out = run(["check", "-r", str(robots), "-a", "bot", "--json", "https://h/private/x", "https://h/ok"], capsys)
+    rows = [json.loads(line) for line in out.out.splitlines()]
+    assert [(r["allowed"], r["line"]) for r in rows] == [(False, 2), (True, 0)]
+    assert code == 1
+
+
+def test_lint_exit_code_reflects_errors(tmp_path, capsys):
+    robots = tmp_path / "robots.txt"
+    robots.write_bytes(b"user-agent: *\nthis is not a rule\n")
+    code, out = run(["lint", str(robots)], capsys)
+    assert code == 1 and "[invalid-line]" in out.out
+    robots.write_bytes(b"user-agent: *\ndisallow: /x\n")
+    code, out = run(["lint", str(robots), "--json"], capsys)
+    assert code == 0 and json.loads(out.out) == []
+
+
+def test_robots_url_and_bad_url(capsys):
+    code, out = run(["robots-url", "https://Example.COM:443/a?b#c", "not a url"], capsys)
+    assert out.out.splitlines() == ["https://example.com/robots.txt"]
+    assert "not an absolute URL" in out.err and code == 2
+
+
+def test_missing_click_gives_the_install_hint(monkeypatch, capsys):
+    """DESIGN 12: a missing extra is a one-line message, not a traceback."""
+    monkeypatch.setitem(sys.modules, "click", None)
+    assert cli.main(["check"]) == 2
+    assert "pip install 'robotrules[cli]'" in capsys.readouterr().err
+
+
+def test_unknown_command_is_a_usage_error(capsys):
+    assert cli.main(["frobnicate"]) == 2

@@ -1,0 +1,69 @@
+"""The hot paths give exactly what the general code gives (P1-P7, R3).
+
+The model builder reads usual lines ("Disallow: /x") without calling the general tokenizer, and
+``path_params_query`` takes "scheme://host/path" URLs without the general extractor. These
+properties pin both shortcuts to the general code they stand in for.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from robotrules.core import lexer, urls
+from robotrules.core.model import build_model
+from robotrules.core.modes import MODES
+
+KEYS = ["user-agent", "User-agent", "USER-AGENT", "Disallow", "disallow", "Allow", "ALLOW", "Sitemap",
+        "useragent", "dissallow", "crawl-delay", "Disallow ", " Allow", "foo", ""]
+VALUES = ["/", "", "/a", "/a*b", "/a$", "*", "/%7e", "/\u00e9", "googlebot", "* x", "/a#c", " /b ", "\t/c\x0b"]
+SEPARATORS = [":", " : ", "\t", " ", ":#", ""]
+
+
+@st.composite
+def lines(draw: st.DrawFn) -> str:
+    return draw(st.sampled_from(KEYS)) + draw(st.sampled_from(SEPARATORS)) + draw(st.sampled_from(VALUES)) + draw(
+        st.sampled_from(["", " # c", "#", "\x00x", " "])
+    )
+
+
+def _model_without_fast_path(body: bytes, mode_name: str, monkeypatch: pytest.MonkeyPatch):
+    with monkeypatch.context() as m:
+        m.setattr(lexer, "fast_keys", lambda mode: {})
+        return build_model(body, MODES[mode_name])
+
+
+def _shape(model):
+    return [(g.line, g.agents, g.tokens, g.is_global, g.rules, g.extensions) for g in model.groups], model[1:]
+
+
+@pytest.mark.parametrize("mode_name", sorted(MODES))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(body_lines=st.lists(lines(), max_size=12), newline=st.sampled_from(["\n", "\r\n", "\r"]))
+def test_fast_line_path_builds_the_same_model_as_the_tokenizer(mode_name, body_lines, newline, monkeypatch):
+    """P1-P7: the builder's fast path for usual spellings equals lexer.tokenize_line on every line."""
+    body = newline.join(body_lines).encode("utf-8")
+    fast = build_model(body, MODES[mode_name])
+    general = _model_without_fast_path(body, mode_name, monkeypatch)
+    assert _shape(fast) == _shape(general)
+
+
+URL_PARTS = st.sampled_from(["http", "https", "ftp", "h2", "", "//", "a/b", "x?y", "s;t"])
+HOSTS = st.sampled_from(["example.com", "ex.com:8080", "u:p@h", "h?q", "h;p", "h#f", "", "[::1]", "\u00fc.de"])
+PATHS = st.sampled_from(["/", "/a/b", "/a?q=1", "/a;p", "/a#f", "/a\x00b", "", "?q", ";p", "#f", "/a://b", "/%7E"])
+
+
+@settings(max_examples=2000, deadline=None)
+@given(scheme=URL_PARTS, sep=st.sampled_from(["://", ":/", ":", ""]), host=HOSTS, path=PATHS)
+def test_url_fast_path_equals_general_extraction(scheme, sep, host, path):
+    """R3: path_params_query's shortcut for "scheme://host/path" agrees with the general rules."""
+    url = scheme + sep + host + path
+    assert urls.path_params_query(url) == urls._general_path(url)
+
+
+@settings(max_examples=500, deadline=None)
+@given(url=st.text(alphabet="ab/:?;#@\x00%\u00e9", max_size=20))
+def test_url_fast_path_equals_general_extraction_on_any_text(url):
+    """R3: the same, on arbitrary strings made of the characters that matter."""
+    assert urls.path_params_query(url) == urls._general_path(url)
