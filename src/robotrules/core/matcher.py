@@ -15,6 +15,7 @@ with :func:`classify` as it reads it. Immutable; safe to share between threads.
 from __future__ import annotations
 
 import heapq
+from array import array
 from operator import itemgetter
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple
 
@@ -64,27 +65,42 @@ def pattern_of(r: int, key: str, anchored: bool) -> str:
 
 
 class RuleSet:
-    """The rules that apply to one agent, ready to match (G4, R1-R6)."""
+    """The rules that apply to one agent, ready to match (G4, R1-R6).
 
-    __slots__ = ("written", "parts", "empty", "_floor", "_prefixes", "_literal", "_exact", "_wild")
+    Compact: literal prefixes are one tuple of strings with their ranks in a parallel
+    ``array``, so a rule costs its pattern string and two machine words.
+    """
+
+    __slots__ = ("written", "empty", "_floor", "_prefixes", "_ranks", "_exact", "_exact_best", "_wild")
 
     def __init__(self, parts: Parts, written: Mapping[int, str] | None) -> None:
         """``parts`` with every list sorted best first; ``written`` values that differ from patterns."""
-        self.parts = parts
-        self.written = written
         floor, literal, exact, wild = parts
-        self._floor = floor[0] if floor else None
-        self._literal = tuple(literal)
+        self.written = written
+        self._floor = tuple(floor)
         self._prefixes = tuple(map(itemgetter(1), literal))
-        self._exact: dict[str, int] | None = None
+        self._ranks = array("q", [r for r, _ in literal]) if literal else ()  # from a list: not over-allocated
+        self._exact = tuple(exact)
+        self._exact_best: dict[str, int] | None = None
         if exact:
-            self._exact = {}
+            self._exact_best = {}
             for r, key in exact:
-                self._exact.setdefault(key, r)  # best first: the first one counts
-        # Each wildcard rule with a probe: its longest literal segment, which any path it matches
-        # must contain; "probe in path" (C speed) skips most of them without a call.
-        self._wild = tuple((r, compiled, max(compiled.segments, key=len)) for r, compiled in wild)
+                self._exact_best.setdefault(key, r)  # best first: the first one counts
+        # Each wildcard rule as (rank, pattern, probe): the probe is its longest literal segment,
+        # which any path it matches must contain; "probe in path" (C speed) skips most rules, and
+        # only the others are split into segments and matched.
+        self._wild = tuple((r, c.text, max(c.segments, key=len)) for r, c in wild)
         self.empty = not (floor or literal or exact or wild)  # no rule: every path is allowed
+
+    @property
+    def parts(self) -> Parts:
+        """The rules by kind, best first (what :meth:`merge` and :meth:`ranked` read)."""
+        return Parts(
+            list(self._floor),
+            list(zip(self._ranks, self._prefixes)),
+            list(self._exact),
+            [(r, compile_pattern(text)) for r, text, _ in self._wild],
+        )
 
     @classmethod
     def merge(cls, rulesets: Iterable[RuleSet]) -> RuleSet:
@@ -95,29 +111,30 @@ class RuleSet:
         written: dict[int, str] = {}
         for rs in rulesets:
             written.update(rs.written or {})
-        merged = Parts(
-            *(list(heapq.merge(*(rs.parts[i] for rs in rulesets), reverse=True)) for i in range(4))  # type: ignore[arg-type]
-        )
+        all_parts = [rs.parts for rs in rulesets]
+        merged = Parts(*(list(heapq.merge(*(p[i] for p in all_parts), reverse=True)) for i in range(4)))  # type: ignore[arg-type]
         return cls(merged, written or None)
 
     def best(self, path: str) -> Ranked | None:
         """The deciding (rank, pattern) for ``path``, or None when no rule matches (R6)."""
-        found = self._floor
-        if self._prefixes and path.startswith(self._prefixes):
-            for r, key in self._literal:
+        found = self._floor[0] if self._floor else None
+        prefixes = self._prefixes
+        if prefixes and path.startswith(prefixes):
+            for key in prefixes:
                 if path.startswith(key):
+                    r = self._ranks[prefixes.index(key)]  # the first of equal keys is the best
                     if found is None or r > found[0]:
                         found = (r, pattern_of(r, key, False))
                     break
-        if self._exact:
-            hit = self._exact.get(path)
+        if self._exact_best:
+            hit = self._exact_best.get(path)
             if hit is not None and (found is None or hit > found[0]):
                 found = (hit, path + "$")
-        for r, compiled, probe in self._wild:
+        for r, text, probe in self._wild:
             if found is not None and r <= found[0]:
                 break
-            if probe in path and compiled.matches(path):
-                found = (r, compiled.text)
+            if probe in path and compile_pattern(text).matches(path):
+                found = (r, text)
                 break
         return found
 

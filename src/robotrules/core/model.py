@@ -24,7 +24,7 @@ from robotrules.core.modes import Mode
 from robotrules.core.pattern import google_escape, rfc_normalise_pattern
 from robotrules.core.rules import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Rule, make_rule, rank
 
-__all__ = ["Extension", "Group", "Model", "build_model", "text"]
+__all__ = ["Extension", "Group", "Merged", "Model", "build_model", "text"]
 
 
 class Extension(NamedTuple):
@@ -41,10 +41,15 @@ class Group(NamedTuple):
 
     line: int
     agents: tuple[str, ...]
-    tokens: frozenset[str]
+    tokens: tuple[str, ...]
     is_global: bool
     ruleset: RuleSet
     extensions: tuple[Extension, ...]
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        """A group is its own selection (see :class:`Merged`): the groups whose rules apply."""
+        return (self,)
 
     @property
     def rules(self) -> tuple[Rule, ...]:
@@ -57,6 +62,13 @@ class Group(NamedTuple):
             if kept is None or kept.priority < rule.priority:
                 by_line[rule.line] = rule
         return tuple(by_line[line] for line in sorted(by_line))
+
+
+class Merged(NamedTuple):
+    """G4: the rules of several groups naming one agent, merged; selected like a single :class:`Group`."""
+
+    ruleset: RuleSet
+    groups: tuple[Group, ...]
 
 
 class Model(NamedTuple):
@@ -111,7 +123,7 @@ class _Open:
             if len(kind) > 1:
                 kind.sort(reverse=True)  # ranks are unique (one line each): patterns never compare
         ruleset = RuleSet(parts, self.written)
-        return Group(self.line, tuple(self.agents), frozenset(tokens), is_global, ruleset, tuple(self.extensions))
+        return Group(self.line, tuple(self.agents), tuple(sorted(tokens)), is_global, ruleset, tuple(self.extensions))
 
 
 def _index_html(pattern: str, line: int) -> tuple[int, str] | None:

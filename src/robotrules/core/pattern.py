@@ -11,7 +11,8 @@ placement leaves the most room for what follows, so this decides exactly what th
 reference's set-of-positions automaton decides, in at most O(len(path) + len(pattern))
 character steps (each ``find`` scans forward from where the previous one stopped).
 Contract relied on by the step-counting tests: :meth:`Pattern.matches` touches the path only
-through ``find``, ``startswith``, ``endswith``, ``len`` and ``==``.
+through ``find``, ``startswith``, ``endswith``, ``len`` and ``==`` (so does :func:`segments_match`,
+which it and the matcher share).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import NamedTuple
 __all__ = [
     "Pattern",
     "compile_pattern",
+    "segments_match",
     "google_escape",
     "rfc_normalise_pattern",
     "rfc_normalise_path",
@@ -113,25 +115,29 @@ class Pattern(NamedTuple):
 
     def matches(self, path: str) -> bool:
         """Whether the pattern matches the start of ``path`` (R3-R5); O(len(path) + len(pattern))."""
-        segments = self.segments
-        first = segments[0]
-        if len(segments) == 1:
-            if self.anchored:
-                return path == first
-            return path.startswith(first)
-        if not path.startswith(first):
-            return False
-        pos = len(first)
-        for seg in segments[1:-1]:
-            if seg:
-                found = path.find(seg, pos)
-                if found < 0:
-                    return False
-                pos = found + len(seg)
-        last = segments[-1]
-        if self.anchored:
-            return path.endswith(last) and len(path) - len(last) >= pos
-        return not last or path.find(last, pos) >= 0
+        return segments_match(self.segments, self.anchored, path)
+
+
+def segments_match(segments: tuple[str, ...], anchored: bool, path: str) -> bool:
+    """Greedy leftmost matching of ``*``-separated literal segments (see the module docstring)."""
+    first = segments[0]
+    if len(segments) == 1:
+        if anchored:
+            return path == first
+        return path.startswith(first)
+    if not path.startswith(first):
+        return False
+    pos = len(first)
+    for seg in segments[1:-1]:
+        if seg:
+            found = path.find(seg, pos)
+            if found < 0:
+                return False
+            pos = found + len(seg)
+    last = segments[-1]
+    if anchored:
+        return path.endswith(last) and len(path) - len(last) >= pos
+    return not last or path.find(last, pos) >= 0
 
 
 def compile_pattern(pattern: str, *, wildcards: bool = True) -> Pattern:

@@ -24,7 +24,7 @@ from robotrules.core.extensions import (
 )
 from robotrules.core.lint import Diagnostic, lint
 from robotrules.core.matcher import EMPTY, Decision, RuleSet
-from robotrules.core.model import Extension, Group, build_model
+from robotrules.core.model import Extension, Group, Merged, build_model
 from robotrules.core.modes import Mode, get_mode
 from robotrules.core.pattern import rfc_normalise_path
 from robotrules.core.urls import path_params_query
@@ -38,6 +38,7 @@ Selection = tuple[RuleSet, "tuple[Group, ...]", "str | None"]
 """What group selection yields: the merged rules, the groups they come from, the selecting token."""
 
 _NONE: Selection = (EMPTY, (), None)
+_NO_GROUP = Merged(EMPTY, ())
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -57,8 +58,8 @@ class RobotsTxt:
     body: bytes
     _sitemaps: tuple[str, ...]
     _mode: Mode
-    _by_token: Mapping[str, Selection]
-    _fallback: Selection
+    _by_token: Mapping[str, Group | Merged]  # G2/G4: token -> its group, or its groups merged
+    _fallback: Group | Merged  # the "*" group(s)
     _plain: bool  # google mode: URLs and agents used as given (the hot path of allowed())
 
     # -- the questions -------------------------------------------------------------------
@@ -67,7 +68,7 @@ class RobotsTxt:
         """Whether ``user_agent`` may fetch ``url`` (an absolute URL or a path starting with "/")."""
         if self._plain and type(user_agent) is str:  # hot path: google mode, one agent
             selected = self._by_token.get(user_agent.lower()) if user_agent.isascii() else None
-            ruleset = (selected or self._fallback)[0]
+            ruleset = (selected or self._fallback).ruleset
             return ruleset.empty or ruleset.allowed(path_params_query(url))
         return self.check(url, user_agent).allowed
 
@@ -154,19 +155,21 @@ class RobotsTxt:
                 raise TypeError(f"user_agent must be str or a sequence of str, not {type(agent).__name__}")
         if self._mode.substring_agent_match:
             return self._select_legacy(agents)
-        matched: list[Selection] = []
+        matched: list[tuple[str, Group | Merged]] = []
         for agent in agents:
             key = caller_key(agent)
             selected = self._by_token.get(key) if key is not None else None
-            if selected is not None and selected not in matched:
-                matched.append(selected)
+            if selected is not None and all(selected is not m for _, m in matched):
+                matched.append((key, selected))  # type: ignore[arg-type]
         if not matched:
-            return self._fallback
+            fallback = self._fallback
+            return fallback.ruleset, fallback.groups, "*" if fallback.groups else None
         if len(matched) == 1:
-            return matched[0]
+            key, selected = matched[0]
+            return selected.ruleset, selected.groups, key
         # G5: a crawler acting for several tokens obeys the union of their groups.
-        groups = sorted({group.line: group for _, gs, _ in matched for group in gs}.values(), key=lambda g: g.line)
-        return RuleSet.merge(group.ruleset for group in groups), tuple(groups), matched[0][2]
+        groups = sorted({group.line: group for _, m in matched for group in m.groups}.values(), key=lambda g: g.line)
+        return RuleSet.merge(group.ruleset for group in groups), tuple(groups), matched[0][0]
 
     def _select_legacy(self, agents: tuple[str, ...]) -> Selection:
         """L2: the first record whose agent matches liberally, else the first ``*`` record."""
@@ -207,14 +210,14 @@ def parse(body: bytes | str, *, mode: str = "google") -> RobotsTxt:
     )
 
 
-def selections(groups: tuple[Group, ...], mode: Mode) -> tuple[dict[str, Selection], Selection]:
-    """G2/G4: per product token, the merged rules of every group naming it; and the ``*`` fallback.
+def selections(groups: tuple[Group, ...], mode: Mode) -> tuple[dict[str, Group | Merged], Group | Merged]:
+    """G2/G4: per product token, its group (or the merged groups naming it); and the ``*`` fallback.
 
     In ``legacy1994`` mode records are chosen per call (L2), so the table is empty.
     """
-    by_token: dict[str, Selection] = {}
+    by_token: dict[str, Group | Merged] = {}
     if mode.substring_agent_match:
-        return by_token, _NONE
+        return by_token, _NO_GROUP
     per_token: dict[str, list[Group]] = {}
     global_groups: list[Group] = []
     for group in groups:
@@ -227,10 +230,11 @@ def selections(groups: tuple[Group, ...], mode: Mode) -> tuple[dict[str, Selecti
         if group.is_global:
             global_groups.append(group)
     for token, named in per_token.items():
-        if len(named) == 1:
-            by_token[token] = (named[0].ruleset, (named[0],), token)
-        else:
-            by_token[token] = (RuleSet.merge(g.ruleset for g in named), tuple(named), token)
+        by_token[token] = named[0] if len(named) == 1 else _merged(named)
     if not global_groups:
-        return by_token, _NONE
-    return by_token, (RuleSet.merge(g.ruleset for g in global_groups), tuple(global_groups), "*")
+        return by_token, _NO_GROUP
+    return by_token, global_groups[0] if len(global_groups) == 1 else _merged(global_groups)
+
+
+def _merged(groups: list[Group]) -> Merged:
+    return Merged(RuleSet.merge(group.ruleset for group in groups), tuple(groups))
