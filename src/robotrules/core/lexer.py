@@ -5,39 +5,45 @@ anywhere; surrounding ASCII whitespace is dropped; a comment-only line yields no
 P5/P6: field names are case-insensitive; in ``google`` mode the reference's typos, prefix
 matches and missing colons are accepted and flagged. F9: only the first 512,000 bytes count.
 
+The body is decoded as Latin-1: one character per byte, so every length, cut and comparison
+is the reference's byte-wise one, and ASCII-only operations (:data:`WS`, ``lower``) see what
+C sees. (Unicode notions such as ``str.strip()`` without arguments would not: they treat
+``\\x85`` or ``\\xa0`` as blanks, so this module always names the ASCII blanks.) Values are
+turned into real text only where a caller sees them (:func:`robotrules.core.model.text`).
+
 Lines that Google's C buffer would cut (over 16,663 bytes, or at a NUL) are cut before
-tokenising (:func:`split_lines`); the linter finds them in the raw bytes. An event is a plain tuple ``(line, kind, key, value, flags)`` (bytes for key and value) so
-that lexing a large file allocates as little as possible; the consumers decode what they keep.
-The lexer never raises on any input.
+tokenising (:func:`split_lines`); the linter finds them in the raw bytes. An event is a plain
+tuple ``(line, kind, key, value, flags)``. The lexer never raises on any input.
 """
 
 from __future__ import annotations
 
-import re
 from typing import NamedTuple
 
 from robotrules.core.modes import Mode
 
 __all__ = [
-    "SIZE_LIMIT",
-    "MAX_LINE_BYTES",
-    "USER_AGENT",
     "ALLOW",
-    "DISALLOW",
-    "SITEMAP",
-    "OTHER",
-    "INVALID",
     "BLANK",
-    "F_TYPO",
-    "F_PREFIX",
+    "DISALLOW",
     "F_MISSING_COLON",
+    "F_PREFIX",
+    "F_TYPO",
+    "INVALID",
     "Lexed",
+    "MAX_LINE_BYTES",
+    "OTHER",
+    "SITEMAP",
+    "SIZE_LIMIT",
+    "USER_AGENT",
+    "WS",
+    "decode",
     "fast_keys",
-    "split_lines",
-    "tokenize_line",
     "lex",
     "skip_bom",
+    "split_lines",
     "to_bytes",
+    "tokenize_line",
 ]
 
 SIZE_LIMIT = 512_000
@@ -45,6 +51,9 @@ SIZE_LIMIT = 512_000
 
 MAX_LINE_BYTES = 16_663
 """Google-specific: the reference keeps at most this many bytes of a line (2083 * 8 - 1)."""
+
+WS = " \t\n\r\x0b\x0c"
+"""P4: the blanks stripped around lines, fields and values (C's isspace, as the reference)."""
 
 # Event kinds. The two rule kinds come first so that "kind <= ALLOW" means "a rule" and
 # "kind - DISALLOW" is 1 for allow, 0 for disallow (the model builder relies on this).
@@ -57,34 +66,34 @@ F_MISSING_COLON = 4  # whitespace stood for the colon (P6, google only)
 
 _BOM = b"\xef\xbb\xbf"
 
-_EXACT: dict[bytes, int] = {
-    b"user-agent": USER_AGENT,
-    b"allow": ALLOW,
-    b"disallow": DISALLOW,
-    b"sitemap": SITEMAP,
+_EXACT: dict[str, int] = {
+    "user-agent": USER_AGENT,
+    "allow": ALLOW,
+    "disallow": DISALLOW,
+    "sitemap": SITEMAP,
 }
 
 # (lower-case name, kind, is a typo). Google-specific (P6): the reference's accepted spellings.
-_GOOGLE_NAMES: tuple[tuple[bytes, int, bool], ...] = (
-    (b"user-agent", USER_AGENT, False),
-    (b"useragent", USER_AGENT, True),
-    (b"user agent", USER_AGENT, True),
-    (b"allow", ALLOW, False),
-    (b"disallow", DISALLOW, False),
-    (b"dissallow", DISALLOW, True),
-    (b"dissalow", DISALLOW, True),
-    (b"disalow", DISALLOW, True),
-    (b"diasllow", DISALLOW, True),
-    (b"disallaw", DISALLOW, True),
-    (b"sitemap", SITEMAP, False),
-    (b"site-map", SITEMAP, True),
+_GOOGLE_NAMES: tuple[tuple[str, int, bool], ...] = (
+    ("user-agent", USER_AGENT, False),
+    ("useragent", USER_AGENT, True),
+    ("user agent", USER_AGENT, True),
+    ("allow", ALLOW, False),
+    ("disallow", DISALLOW, False),
+    ("dissallow", DISALLOW, True),
+    ("dissalow", DISALLOW, True),
+    ("disalow", DISALLOW, True),
+    ("diasllow", DISALLOW, True),
+    ("disallaw", DISALLOW, True),
+    ("sitemap", SITEMAP, False),
+    ("site-map", SITEMAP, True),
 )
 
 
 class Lexed(NamedTuple):
     """The events of one file plus the file-level facts the linter reports."""
 
-    events: list[tuple[int, int, bytes, bytes, int]]
+    events: list[tuple[int, int, str, str, int]]
     bom_bytes: int  # how many leading BOM bytes were skipped (P3)
     size: int  # size of the whole input in bytes
     over_limit: bool  # input was longer than SIZE_LIMIT (F9)
@@ -102,7 +111,42 @@ def to_bytes(body: bytes | bytearray | memoryview | str) -> bytes:
     raise TypeError(f"robots.txt body must be bytes or str, not {type(body).__name__}")
 
 
-def _classify(lower_key: bytes, mode: Mode) -> tuple[int, int]:
+def skip_bom(data: bytes, mode: Mode) -> int:
+    """P3: how many leading bytes are (part of) a UTF-8 BOM and skipped."""
+    if mode.skip_partial_bom:
+        # Google-specific (P3): any leading prefix of the BOM is skipped.
+        n = 0
+        while n < 3 and n < len(data) and data[n] == _BOM[n]:
+            n += 1
+        return n
+    return 3 if data.startswith(_BOM) else 0
+
+
+def decode(body: bytes, mode: Mode) -> tuple[str, int]:
+    """The counted part of ``body`` (F9) as Latin-1 text without its BOM (P3), and the BOM's size."""
+    data = body[:SIZE_LIMIT]
+    bom = skip_bom(data, mode)
+    return (data[bom:] if bom else data).decode("latin-1"), bom
+
+
+def split_lines(text: str, mode: Mode) -> list[str]:
+    """P1: the lines of ``text``; CR LF, CR and LF all end a line (nothing else does).
+
+    Google-specific (``c_string_lines``): the reference holds a line in a C buffer of 16,663
+    bytes and reads it as a C string, so a longer line is cut and a NUL ends it.
+    """
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    if mode.c_string_lines:
+        if len(text) > MAX_LINE_BYTES and max(map(len, lines)) > MAX_LINE_BYTES:
+            lines = [line[:MAX_LINE_BYTES] for line in lines]
+        if "\0" in text:
+            lines = [line.partition("\0")[0] for line in lines]
+    return lines
+
+
+def _classify(lower_key: str, mode: Mode) -> tuple[int, int]:
     """Kind and flags of a field name that is not exactly one of the four standard names."""
     if mode.field_prefix_match:
         for name, kind, typo in _GOOGLE_NAMES:
@@ -115,72 +159,25 @@ def _classify(lower_key: bytes, mode: Mode) -> tuple[int, int]:
     return OTHER, 0
 
 
-def _split_missing_colon(line: bytes) -> tuple[bytes, bytes] | None:
-    """Google-specific (P6): "key value" with exactly two whitespace-separated words."""
+def _split_missing_colon(line: str) -> tuple[str, str] | None:
+    """Google-specific (P6): "key value" with exactly two words separated by spaces or tabs."""
     cut = -1
-    for ws in (b" ", b"\t"):
-        i = line.find(ws)
+    for blank in (" ", "\t"):
+        i = line.find(blank)
         if i >= 0 and (cut < 0 or i < cut):
             cut = i
     if cut < 0:
         return None
-    value = line[cut + 1 :].lstrip(b" \t")
-    if b" " in value or b"\t" in value:
+    value = line[cut + 1 :].lstrip(" \t")
+    if " " in value or "\t" in value:
         return None
-    return line[:cut].rstrip(), value.strip()
+    return line[:cut].rstrip(WS), value.strip(WS)
 
 
-def split_lines(data: bytes, mode: Mode) -> list[bytes]:
-    """P1: the lines of ``data`` (BOM already skipped); CR LF, CR and LF all end a line.
-
-    Google-specific (``c_string_lines``): the reference holds a line in a C buffer of 16,663
-    bytes and reads it as a C string, so a longer line is cut and a NUL ends it.
-    """
-    if b"\r" in data:
-        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
-    lines = data.split(b"\n")
-    if mode.c_string_lines:
-        if len(data) > MAX_LINE_BYTES and max(map(len, lines)) > MAX_LINE_BYTES:
-            lines = [line[:MAX_LINE_BYTES] for line in lines]
-        if b"\0" in data:
-            lines = [line.partition(b"\0")[0] for line in lines]
-    return lines
+_FAST_KEYS: dict[str, dict[str, int]] = {}
 
 
-def skip_bom(data: bytes, mode: Mode) -> int:
-    """P3: how many leading bytes are (part of) a UTF-8 BOM and skipped."""
-    if mode.skip_partial_bom:
-        # Google-specific (P3): any leading prefix of the BOM is skipped.
-        n = 0
-        while n < 3 and n < len(data) and data[n] == _BOM[n]:
-            n += 1
-        return n
-    return 3 if data.startswith(_BOM) else 0
-
-
-def lex(body: bytes, mode: Mode) -> Lexed:
-    """Split ``body`` into directive events in file order (P1-P7, F9). Never raises; linear time.
-
-    This is the general path used by the linter and tools; the model builder reads lines
-    itself with a fast path for the usual spellings and this module's :func:`tokenize_line`
-    for the rest, with the same results.
-    """
-    size = len(body)
-    data = body[:SIZE_LIMIT] if size > SIZE_LIMIT else body
-    bom = skip_bom(data, mode)
-    events: list[tuple[int, int, bytes, bytes, int]] = []
-    lines = split_lines(data[bom:], mode)
-    for n, line in enumerate(lines, 1):
-        event = tokenize_line(n, line, mode)
-        if event is not None:
-            events.append(event)
-    return Lexed(events, bom, size, size > SIZE_LIMIT, len(lines))
-
-
-_FAST_KEYS: dict[str, dict[bytes, int]] = {}
-
-
-def fast_keys(mode: Mode) -> dict[bytes, int]:
+def fast_keys(mode: Mode) -> dict[str, int]:
     """Usual spellings of the standard fields that ``mode`` accepts ("Disallow", "user-agent", ...).
 
     A line ``<one of these>:<value>`` tokenises as (kind, key, value-before-'#', stripped), which
@@ -198,34 +195,51 @@ def fast_keys(mode: Mode) -> dict[bytes, int]:
     return keys
 
 
-def tokenize_line(n: int, line: bytes, mode: Mode) -> tuple[int, int, bytes, bytes, int] | None:
+def tokenize_line(n: int, line: str, mode: Mode) -> tuple[int, int, str, str, int] | None:
     """One line to one event (P2, P4, P6): comment cut, blanks stripped, key and value split.
 
     None for a line that holds nothing (empty or comment only), except that a blank line is a
     BLANK event in modes where it ends a record (L1).
     """
-    hash_at = line.find(b"#")
+    hash_at = line.find("#")
     if hash_at >= 0:
         line = line[:hash_at]
-    line = line.strip()
+    line = line.strip(WS)
     if not line:
-        return (n, BLANK, b"", b"", 0) if mode.blank_line_ends_record and hash_at < 0 else None
+        return (n, BLANK, "", "", 0) if mode.blank_line_ends_record and hash_at < 0 else None
     flags = 0
-    colon = line.find(b":")
+    colon = line.find(":")
     if colon >= 0:
-        key = line[:colon].rstrip()
-        value = line[colon + 1 :].lstrip()
+        key = line[:colon].rstrip(WS)
+        value = line[colon + 1 :].lstrip(WS)
     else:
         split = _split_missing_colon(line) if mode.accept_missing_colon else None
         if split is None:
-            return (n, INVALID, line, b"", 0)
+            return (n, INVALID, line, "", 0)
         key, value = split
         flags = F_MISSING_COLON
     if not key:
-        return (n, INVALID, line, b"", 0)
-    lower = key.lower()
+        return (n, INVALID, line, "", 0)
+    lower = key.lower()  # Latin-1 letters never lower-case into ASCII: as C's ASCII tolower here
     kind = _EXACT.get(lower)
     if kind is None or (kind == ALLOW and not mode.allow_rules):
         kind, extra = _classify(lower, mode)
         flags |= extra
     return (n, kind, key, value, flags)
+
+
+def lex(body: bytes, mode: Mode) -> Lexed:
+    """Split ``body`` into directive events in file order (P1-P7, F9). Never raises; linear time.
+
+    This is the general path used by the linter and tools; the model builder reads lines
+    itself with a fast path for the usual spellings and :func:`tokenize_line` for the rest,
+    with the same results.
+    """
+    text, bom = decode(body, mode)
+    events: list[tuple[int, int, str, str, int]] = []
+    lines = split_lines(text, mode)
+    for n, line in enumerate(lines, 1):
+        event = tokenize_line(n, line, mode)
+        if event is not None:
+            events.append(event)
+    return Lexed(events, bom, len(body), len(body) > SIZE_LIMIT, len(lines))

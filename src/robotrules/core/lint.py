@@ -101,11 +101,11 @@ def _file_findings(data: bytes, lexed: lexer.Lexed, mode: Mode, size: int) -> li
     if _HTML_RE.search(head, 0, 4096):
         found.append(_diag(0, "html-content"))
     if mode.c_string_lines and (b"\0" in head or len(head) > lexer.MAX_LINE_BYTES):
-        raw = lexer.split_lines(head[lexed.bom_bytes :], get_mode("rfc9309"))  # lines as written, uncut
+        raw = lexer.split_lines(head[lexed.bom_bytes :].decode("latin-1"), get_mode("rfc9309"))  # uncut lines
         for number, line in enumerate(raw, 1):
             if len(line) > lexer.MAX_LINE_BYTES:
                 found.append(_diag(number, "line-too-long", f"{len(line)} bytes"))
-            if b"\0" in line[: lexer.MAX_LINE_BYTES]:
+            if "\0" in line[: lexer.MAX_LINE_BYTES]:
                 found.append(_diag(number, "nul-byte"))
     return found
 
@@ -125,7 +125,7 @@ def _event_findings(lexed: lexer.Lexed, mode: Mode) -> list[Diagnostic]:
         elif kind == lexer.DISALLOW or (kind == lexer.ALLOW and mode.allow_rules):
             if not value:
                 found.append(_diag(line, "empty-rule"))
-            elif value[:1] not in (b"/", b"*"):
+            elif value[:1] not in ("/", "*"):
                 found.append(_diag(line, "path-without-slash", repr(text(value)[:80])))
         elif kind == lexer.USER_AGENT:
             agent = text(value)

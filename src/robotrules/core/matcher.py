@@ -19,24 +19,24 @@ from array import array
 from operator import itemgetter
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple
 
-from robotrules.core.pattern import Pattern, compile_pattern
+from robotrules.core.pattern import compile_pattern
 from robotrules.core.rules import ALLOW_BIT, PRIORITY_SHIFT, Ranked, Rule, make_rule
 
 if TYPE_CHECKING:
     from robotrules.core.model import Group
 
-__all__ = ["Decision", "Parts", "RuleSet", "EMPTY", "classify", "pattern_of"]
+__all__ = ["Decision", "Parts", "RuleSet", "EMPTY", "classify", "pattern_of", "verdict"]
 
 
 class Parts(NamedTuple):
     """Rules by kind, each list best first: floor (rank, pattern), literal (rank, prefix),
-    exact (rank, path), wild (rank, compiled). A literal prefix or exact path is the pattern
+    exact (rank, path), wild (rank, pattern). A literal prefix or exact path is the pattern
     without its trailing ``*``s or final ``$``; :func:`pattern_of` restores the pattern."""
 
     floor: list[Ranked]
     literal: list[Ranked]
     exact: list[Ranked]
-    wild: list[tuple[int, Pattern]]
+    wild: list[Ranked]
 
 
 def classify(parts: Parts, r: int, pattern: str, wildcards: bool) -> None:
@@ -46,7 +46,7 @@ def classify(parts: Parts, r: int, pattern: str, wildcards: bool) -> None:
         if "*" in pattern:
             key = pattern.rstrip("*")
             if "*" in key:
-                parts.wild.append((r, compile_pattern(pattern)))
+                parts.wild.append((r, pattern))
                 return
         elif pattern.endswith("$"):  # a final "$" anchors; any other "$" is literal
             parts.exact.append((r, pattern[:-1]))
@@ -57,6 +57,11 @@ def classify(parts: Parts, r: int, pattern: str, wildcards: bool) -> None:
         parts.literal.append((r, key))
 
 
+def _probe(pattern: str) -> str:
+    """The longest literal segment of a wildcard pattern: every path it matches contains it."""
+    return max((pattern[:-1] if pattern.endswith("$") else pattern).split("*"), key=len)
+
+
 def pattern_of(r: int, key: str, anchored: bool) -> str:
     """The written pattern of a literal (trailing ``*``s restored from its length) or exact rule."""
     if anchored:
@@ -64,42 +69,57 @@ def pattern_of(r: int, key: str, anchored: bool) -> str:
     return key + "*" * ((r >> PRIORITY_SHIFT) - len(key))
 
 
-class RuleSet:
-    """The rules that apply to one agent, ready to match (G4, R1-R6).
+class RuleSet(NamedTuple):
+    """The rules that apply to one agent, ready to match (G4, R1-R6). Build it with :meth:`build`.
 
-    Compact: literal prefixes are one tuple of strings with their ranks in a parallel
-    ``array``, so a rule costs its pattern string and two machine words.
+    Compact: literal prefixes are one tuple of strings with their ranks in a parallel ``array``,
+    so a rule costs its pattern string and two machine words; each wildcard rule keeps a probe,
+    its longest literal segment, which any path it matches must contain, so ``probe in path``
+    (C speed) skips most wildcard rules and only the others are matched.
     """
 
-    __slots__ = ("written", "empty", "_floor", "_prefixes", "_ranks", "_exact", "_exact_best", "_wild")
+    written: Mapping[int, str] | None  # values as written where they differ from the pattern
+    empty: bool  # no rule at all: every path is allowed
+    floor: tuple[Ranked, ...]
+    floor_best: Ranked | None  # catch-alls: only the best one can decide
+    prefixes: tuple[str, ...]
+    ranks: "array[int] | tuple[()]"
+    exact: tuple[Ranked, ...]
+    exact_best: dict[str, int] | None
+    wild: tuple[tuple[int, str, str], ...]  # (rank, pattern, probe)
 
-    def __init__(self, parts: Parts, written: Mapping[int, str] | None) -> None:
-        """``parts`` with every list sorted best first; ``written`` values that differ from patterns."""
+    @classmethod
+    def build(cls, parts: Parts, written: Mapping[int, str] | None) -> RuleSet:
+        """From ``parts`` with every list sorted best first."""
         floor, literal, exact, wild = parts
-        self.written = written
-        self._floor = tuple(floor)
-        self._prefixes = tuple(map(itemgetter(1), literal))
-        self._ranks = array("q", [r for r, _ in literal]) if literal else ()  # from a list: not over-allocated
-        self._exact = tuple(exact)
-        self._exact_best: dict[str, int] | None = None
+        best: dict[str, int] | None = None
         if exact:
-            self._exact_best = {}
+            best = {}
             for r, key in exact:
-                self._exact_best.setdefault(key, r)  # best first: the first one counts
-        # Each wildcard rule as (rank, pattern, probe): the probe is its longest literal segment,
-        # which any path it matches must contain; "probe in path" (C speed) skips most rules, and
-        # only the others are split into segments and matched.
-        self._wild = tuple((r, c.text, max(c.segments, key=len)) for r, c in wild)
-        self.empty = not (floor or literal or exact or wild)  # no rule: every path is allowed
+                best.setdefault(key, r)  # best first: the first one counts
+        return _new_ruleset(
+            cls,
+            (
+                written,
+                not (floor or literal or exact or wild),
+                tuple(floor),
+                floor[0] if floor else None,
+                tuple(map(itemgetter(1), literal)),
+                array("q", list(map(itemgetter(0), literal))) if literal else (),  # list: no over-allocation
+                tuple(exact),
+                best,
+                tuple([(r, text, _probe(text)) for r, text in wild]),
+            ),
+        )
 
     @property
     def parts(self) -> Parts:
         """The rules by kind, best first (what :meth:`merge` and :meth:`ranked` read)."""
         return Parts(
-            list(self._floor),
-            list(zip(self._ranks, self._prefixes)),
-            list(self._exact),
-            [(r, compile_pattern(text)) for r, text, _ in self._wild],
+            list(self.floor),
+            list(zip(self.ranks, self.prefixes)),
+            list(self.exact),
+            [(r, text) for r, text, _ in self.wild],
         )
 
     @classmethod
@@ -113,35 +133,35 @@ class RuleSet:
             written.update(rs.written or {})
         all_parts = [rs.parts for rs in rulesets]
         merged = Parts(*(list(heapq.merge(*(p[i] for p in all_parts), reverse=True)) for i in range(4)))  # type: ignore[arg-type]
-        return cls(merged, written or None)
+        return cls.build(merged, written or None)
 
     def best(self, path: str) -> Ranked | None:
         """The deciding (rank, pattern) for ``path``, or None when no rule matches (R6)."""
-        found = self._floor[0] if self._floor else None
-        prefixes = self._prefixes
+        found = self.floor_best
+        prefixes = self.prefixes
         if prefixes and path.startswith(prefixes):
             for key in prefixes:
                 if path.startswith(key):
-                    r = self._ranks[prefixes.index(key)]  # the first of equal keys is the best
+                    r = self.ranks[prefixes.index(key)]  # the first of equal keys is the best
                     if found is None or r > found[0]:
                         found = (r, pattern_of(r, key, False))
                     break
-        if self._exact_best:
-            hit = self._exact_best.get(path)
+        if self.exact_best:
+            hit = self.exact_best.get(path)
             if hit is not None and (found is None or hit > found[0]):
                 found = (hit, path + "$")
-        for r, text, probe in self._wild:
-            if found is not None and r <= found[0]:
-                break
-            if probe in path and compile_pattern(text).matches(path):
-                found = (r, text)
-                break
+        if self.wild:
+            for r, text, probe in self.wild:
+                if found is not None and r <= found[0]:
+                    break
+                if probe in path and compile_pattern(text).matches(path):
+                    found = (r, text)
+                    break
         return found
 
     def allowed(self, path: str) -> bool:
         """R1/R6: disallowed only when the deciding rule is a disallow with a non-empty pattern."""
-        found = self.best(path)
-        return found is None or found[0] & ALLOW_BIT != 0 or found[0] >> PRIORITY_SHIFT == 0
+        return verdict(self.best(path))
 
     def rule(self, found: Ranked) -> Rule:
         """The :class:`Rule` for a result of :meth:`best`."""
@@ -154,12 +174,21 @@ class RuleSet:
             floor,
             ((r, pattern_of(r, key, False)) for r, key in literal),
             ((r, pattern_of(r, key, True)) for r, key in exact),
-            ((r, c.text) for r, c in wild),
+            wild,
             reverse=True,
         )
 
 
-EMPTY = RuleSet(Parts([], [], [], []), None)
+_PRIORITY_ONE = 1 << PRIORITY_SHIFT
+
+
+def verdict(found: Ranked | None) -> bool:
+    """R1/R6: allowed unless the deciding rule is a disallow with a non-empty pattern."""
+    return found is None or found[0] & ALLOW_BIT != 0 or found[0] < _PRIORITY_ONE
+
+
+_new_ruleset = tuple.__new__  # one allocation per group (RuleSet(...) would add a Python frame)
+EMPTY = RuleSet.build(Parts([], [], [], []), None)
 
 
 class Decision(NamedTuple):

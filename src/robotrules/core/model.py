@@ -82,28 +82,26 @@ class Model(NamedTuple):
     lines: int
 
 
-def text(value: bytes) -> str:
-    """Decode a value for callers: UTF-8, invalid bytes replaced (P3: never raises)."""
+def text(value: str) -> str:
+    """A lexer value (Latin-1, one character per byte) as the text it says: UTF-8, invalid bytes
+    replaced (P3: never raises)."""
     if value.isascii():
-        return value.decode("ascii")
-    return value.decode("utf-8", "replace")
+        return value
+    return value.encode("latin-1").decode("utf-8", "replace")
 
 
 _NO_RULES: list = []  # shared empty kind list (never appended to)
 
 
 class _Open:
-    """The group under construction: plain literal rules and catch-alls go straight to their kind
-    lists; the rest ("$" and "*" patterns, Google's implied rules) wait in ``other`` until close."""
+    """The group under construction, its rules already sorted into their kinds."""
 
-    __slots__ = ("line", "agents", "floor", "literal", "other", "written", "extensions")
+    __slots__ = ("line", "agents", "parts", "written", "extensions")
 
     def __init__(self, line: int) -> None:
         self.line = line
         self.agents: list[str] = []
-        self.floor: list[tuple[int, str]] = []
-        self.literal: list[tuple[int, str]] = []
-        self.other: list[tuple[int, str]] = []
+        self.parts = Parts([], [], [], [])
         self.written: dict[int, str] | None = None
         self.extensions: list[Extension] = []
 
@@ -116,13 +114,10 @@ class _Open:
                 is_global = True
             else:
                 tokens.add(product_token(agent))
-        parts = Parts(self.floor, self.literal, [], [])
-        for r, pattern in self.other:
-            classify(parts, r, pattern, mode.wildcards)
-        for kind in parts:
+        for kind in self.parts:
             if len(kind) > 1:
                 kind.sort(reverse=True)  # ranks are unique (one line each): patterns never compare
-        ruleset = RuleSet(parts, self.written)
+        ruleset = RuleSet.build(self.parts, self.written)
         return Group(self.line, tuple(self.agents), tuple(sorted(tokens)), is_global, ruleset, tuple(self.extensions))
 
 
@@ -141,18 +136,18 @@ def _index_html(pattern: str, line: int) -> tuple[int, str] | None:
 
 def build_model(body: bytes, mode: Mode) -> Model:
     """Read ``body`` (P1-P7, F9) into groups (G1, L1), sitemaps (N1) and other lines (N2). Never raises."""
-    data = body[: lexer.SIZE_LIMIT]
-    bom = lexer.skip_bom(data, mode)
-    lines = lexer.split_lines(data[bom:] if bom else data, mode)
+    source, bom = lexer.decode(body, mode)
+    lines = lexer.split_lines(source, mode)
+    ascii_only = source.isascii()  # then a value without '%' is its own pattern (Google's escaping)
     fast = lexer.fast_keys(mode)
     tokenize = lexer.tokenize_line
+    WS = lexer.WS
     USER_AGENT, ALLOW, DISALLOW, SITEMAP = lexer.USER_AGENT, lexer.ALLOW, lexer.DISALLOW, lexer.SITEMAP
     assert DISALLOW + 1 == ALLOW < USER_AGENT  # the kind tests below rely on this order
     BLANK, INVALID = lexer.BLANK, lexer.INVALID
     blank_ends = mode.blank_line_ends_record
     normalise = rfc_normalise_pattern if mode.normalise_percent_encoding else google_escape
-    # With Google's escaping, ASCII without '%' is its own pattern: skip the call (hot path).
-    plain_ascii_is_pattern = not mode.normalise_percent_encoding
+    plain_is_pattern = not mode.normalise_percent_encoding
     wildcards = mode.wildcards
     index_html = mode.index_html_allows_directory
     shift, mask = PRIORITY_SHIFT, LINE_MASK
@@ -163,18 +158,18 @@ def build_model(body: bytes, mode: Mode) -> Model:
     outside: list[Extension] = []
     orphans: list[int] = []
     current: _Open | None = None
-    floor: list[tuple[int, str]] = []
-    literal: list[tuple[int, str]] = []
-    other: list[tuple[int, str]] = []
+    parts = Parts([], [], [], [])
+    floor, literal = parts.floor, parts.literal
     n = 0
     for line in lines:
         n += 1
-        key, colon, value = line.partition(b":")
+        key, colon, value = line.partition(":")
         kind = fast.get(key) if colon else None
         if kind is not None:
-            cut = value.find(b"#")
-            value = (value if cut < 0 else value[:cut]).strip()
-        elif not colon and (not line or line[0] == 0x23):  # empty or comment-only line
+            if "#" in value:
+                value = value[: value.index("#")]
+            value = value.strip(WS)
+        elif not colon and (not line or line[0] == "#"):  # empty or comment-only line
             if not line and blank_ends and current is not None:
                 groups.append(current.close(mode))
                 current = None
@@ -189,8 +184,8 @@ def build_model(body: bytes, mode: Mode) -> Model:
             if current is None:
                 orphans.append(n)
                 continue
-            if value.isascii() and b"%" not in value and plain_ascii_is_pattern:
-                pattern = value.decode()
+            if "%" not in value and plain_is_pattern and (ascii_only or value.isascii()):
+                pattern = value
             else:
                 pattern = normalise(value)
                 written = text(value)
@@ -198,28 +193,30 @@ def build_model(body: bytes, mode: Mode) -> Model:
                     if current.written is None:
                         current.written = {}
                     current.written[n] = written
-            r = (len(pattern) << shift) | ((kind - DISALLOW) << allow_shift) | (mask - n)
+            size = len(pattern)
+            r = (size << shift) | ((kind - DISALLOW) << allow_shift) | (mask - n)
             if "*" in pattern or "$" in pattern:
-                other.append((r, pattern))
-            elif len(pattern) > 1:
+                classify(parts, r, pattern, wildcards)
+            elif size > 1:
                 literal.append((r, pattern))
             elif pattern == "/" or not pattern:  # matches every path
                 floor.append((r, pattern))
             else:
                 literal.append((r, pattern))
-            if kind == ALLOW and index_html and b"index.htm" in value:
+            if kind == ALLOW and index_html and "index.htm" in value:
                 implied = _index_html(pattern, n)
                 if implied is not None:
-                    other.append(implied)
+                    classify(parts, implied[0], implied[1], wildcards)
                     if current.written is None:
                         current.written = {}
                     current.written[n] = text(value)  # both rules of the line show it as written
         elif kind == USER_AGENT:
-            if current is None or literal or other or floor:
+            if current is None or any(parts):
                 if current is not None:
                     groups.append(current.close(mode))
                 current = _Open(n)
-                floor, literal, other = current.floor, current.literal, current.other
+                parts = current.parts
+                floor, literal = parts.floor, parts.literal
             current.agents.append(text(value))
         elif kind == SITEMAP:
             sitemaps.append(text(value))

@@ -29,26 +29,27 @@ __all__ = [
     "rfc_normalise_path",
 ]
 
-_GOOGLE_ESCAPE_RE = re.compile(rb"%([0-9A-Fa-f]{2})|[\x80-\xff]")
+_GOOGLE_ESCAPE_RE = re.compile(r"%([0-9A-Fa-f]{2})|[\x80-\xff]")
 
 
-def _google_escape_one(m: re.Match[bytes]) -> bytes:
+def _google_escape_one(m: re.Match[str]) -> str:
     hexdigits = m.group(1)
     if hexdigits is not None:
-        return b"%" + hexdigits.upper()
-    return b"%%%02X" % m.group()[0]
+        return "%" + hexdigits.upper()
+    return "%%%02X" % ord(m.group())
 
 
-def google_escape(value: bytes) -> str:
+def google_escape(value: str) -> str:
     """R3, Google-specific: percent-encode bytes >= 0x80 and upper-case existing ``%xx`` escapes.
 
-    This is how the reference normalises allow/disallow values, so a path written in raw
-    UTF-8 and the same path percent-encoded become one pattern. The URL is not touched (the
-    caller must pass it percent-encoded). The result is ASCII.
+    ``value`` is Latin-1 text (one character per byte, as the lexer gives it). This is how the
+    reference normalises allow/disallow values, so a path written in raw UTF-8 and the same path
+    percent-encoded become one pattern. The URL is not touched (the caller must pass it
+    percent-encoded). The result is ASCII.
     """
-    if b"%" not in value and value.isascii():
-        return value.decode("ascii")
-    return _GOOGLE_ESCAPE_RE.sub(_google_escape_one, value).decode("ascii")
+    if "%" not in value and value.isascii():
+        return value
+    return _GOOGLE_ESCAPE_RE.sub(_google_escape_one, value)
 
 
 _UNRESERVED = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -93,9 +94,9 @@ def _rfc_normalise(data: bytes, literal_operators: bool) -> str:
     return "".join(out)
 
 
-def rfc_normalise_pattern(value: bytes) -> str:
-    """RFC 9309: normalise an allow/disallow value; ``*`` and ``$`` stay operators."""
-    return _rfc_normalise(value, literal_operators=False)
+def rfc_normalise_pattern(value: str) -> str:
+    """RFC 9309: normalise an allow/disallow value (Latin-1 text); ``*`` and ``$`` stay operators."""
+    return _rfc_normalise(value.encode("latin-1"), literal_operators=False)
 
 
 def rfc_normalise_path(path: str) -> str:

@@ -23,7 +23,8 @@ from robotrules.core.extensions import (
     parse_request_rate,
 )
 from robotrules.core.lint import Diagnostic, lint
-from robotrules.core.matcher import EMPTY, Decision, RuleSet
+from robotrules.core.matcher import EMPTY, Decision, RuleSet, verdict
+from robotrules.core.rules import ALLOW_BIT, PRIORITY_SHIFT
 from robotrules.core.model import Extension, Group, Merged, build_model
 from robotrules.core.modes import Mode, get_mode
 from robotrules.core.pattern import rfc_normalise_path
@@ -39,6 +40,7 @@ Selection = tuple[RuleSet, "tuple[Group, ...]", "str | None"]
 
 _NONE: Selection = (EMPTY, (), None)
 _NO_GROUP = Merged(EMPTY, ())
+_PRIORITY_ONE = 1 << PRIORITY_SHIFT
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -69,7 +71,10 @@ class RobotsTxt:
         if self._plain and type(user_agent) is str:  # hot path: google mode, one agent
             selected = self._by_token.get(user_agent.lower()) if user_agent.isascii() else None
             ruleset = (selected or self._fallback).ruleset
-            return ruleset.empty or ruleset.allowed(path_params_query(url))
+            if ruleset.empty:
+                return True
+            found = ruleset.best(path_params_query(url))
+            return found is None or found[0] & ALLOW_BIT != 0 or found[0] < _PRIORITY_ONE  # verdict(), inlined
         return self.check(url, user_agent).allowed
 
     def check(self, url: str, user_agent: UserAgents) -> Decision:
@@ -86,7 +91,7 @@ class RobotsTxt:
         if found is None:
             return Decision(True, 0, None, groups, agent, path)
         rule = ruleset.rule(found)
-        return Decision(rule.allow or rule.priority == 0, rule.line, rule, groups, agent, path)
+        return Decision(verdict(found), rule.line, rule, groups, agent, path)
 
     def crawl_delay(self, user_agent: UserAgents) -> float | None:
         """N2: seconds from the first valid ``crawl-delay`` in the group(s) for ``user_agent``."""
@@ -218,19 +223,17 @@ def selections(groups: tuple[Group, ...], mode: Mode) -> tuple[dict[str, Group |
     by_token: dict[str, Group | Merged] = {}
     if mode.substring_agent_match:
         return by_token, _NO_GROUP
-    per_token: dict[str, list[Group]] = {}
+    shared: dict[str, list[Group]] = {}  # tokens named by several groups (rare)
     global_groups: list[Group] = []
     for group in groups:
         for token in group.tokens:
-            named = per_token.get(token)
-            if named is None:
-                per_token[token] = [group]
-            else:
-                named.append(group)
+            first = by_token.setdefault(token, group)
+            if first is not group:
+                shared.setdefault(token, [first]).append(group)  # type: ignore[list-item]
         if group.is_global:
             global_groups.append(group)
-    for token, named in per_token.items():
-        by_token[token] = named[0] if len(named) == 1 else _merged(named)
+    for token, named in shared.items():
+        by_token[token] = _merged(named)
     if not global_groups:
         return by_token, _NO_GROUP
     return by_token, global_groups[0] if len(global_groups) == 1 else _merged(global_groups)
