@@ -15,7 +15,9 @@ with :func:`classify` as it reads it. Immutable; safe to share between threads.
 from __future__ import annotations
 
 import heapq
+import struct
 from array import array
+from types import MappingProxyType
 from operator import itemgetter
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple
 
@@ -83,20 +85,23 @@ class RuleSet(NamedTuple):
     floor: tuple[Ranked, ...]
     floor_best: Ranked | None  # catch-alls: only the best one can decide
     prefixes: tuple[str, ...]
-    ranks: "array[int] | tuple[()]"
+    ranks: bytes  # the literal prefixes' ranks, packed as native int64 (immutable, 8 bytes each)
     exact: tuple[Ranked, ...]
-    exact_best: dict[str, int] | None
+    exact_best: Mapping[str, int] | None  # read-only view
     wild: tuple[tuple[int, str, str], ...]  # (rank, pattern, probe)
 
     @classmethod
     def build(cls, parts: Parts, written: Mapping[int, str] | None) -> RuleSet:
         """From ``parts`` with every list sorted best first."""
         floor, literal, exact, wild = parts
-        best: dict[str, int] | None = None
+        best: Mapping[str, int] | None = None
         if exact:
-            best = {}
+            table: dict[str, int] = {}
             for r, key in exact:
-                best.setdefault(key, r)  # best first: the first one counts
+                table.setdefault(key, r)  # best first: the first one counts
+            best = MappingProxyType(table)
+        if written is not None and not isinstance(written, MappingProxyType):
+            written = MappingProxyType(written)
         return _new_ruleset(
             cls,
             (
@@ -105,7 +110,7 @@ class RuleSet(NamedTuple):
                 tuple(floor),
                 floor[0] if floor else None,
                 tuple(map(itemgetter(1), literal)),
-                array("q", list(map(itemgetter(0), literal))) if literal else (),  # list: no over-allocation
+                array("q", list(map(itemgetter(0), literal))).tobytes() if literal else b"",
                 tuple(exact),
                 best,
                 tuple([(r, text, _probe(text)) for r, text in wild]),
@@ -117,7 +122,7 @@ class RuleSet(NamedTuple):
         """The rules by kind, best first (what :meth:`merge` and :meth:`ranked` read)."""
         return Parts(
             list(self.floor),
-            list(zip(self.ranks, self.prefixes)),
+            list(zip((r for (r,) in _RANK.iter_unpack(self.ranks)), self.prefixes)),
             list(self.exact),
             [(r, text) for r, text, _ in self.wild],
         )
@@ -142,7 +147,7 @@ class RuleSet(NamedTuple):
         if prefixes and path.startswith(prefixes):
             for key in prefixes:
                 if path.startswith(key):
-                    r = self.ranks[prefixes.index(key)]  # the first of equal keys is the best
+                    r = _RANK.unpack_from(self.ranks, 8 * prefixes.index(key))[0]  # first of equal keys: the best
                     if found is None or r > found[0]:
                         found = (r, pattern_of(r, key, False))
                     break
@@ -180,6 +185,7 @@ class RuleSet(NamedTuple):
 
 
 _PRIORITY_ONE = 1 << PRIORITY_SHIFT
+_RANK = struct.Struct("=q")
 
 
 def verdict(found: Ranked | None) -> bool:

@@ -160,6 +160,7 @@ def build_model(body: bytes, mode: Mode) -> Model:
     current: _Open | None = None
     parts = Parts([], [], [], [])
     floor, literal = parts.floor, parts.literal
+    seen: dict[str, str] = {}
     n = 0
     for line in lines:
         n += 1
@@ -198,7 +199,8 @@ def build_model(body: bytes, mode: Mode) -> Model:
             if "*" in pattern or "$" in pattern:
                 classify(parts, r, pattern, wildcards)
             elif size > 1:
-                literal.append((r, pattern))
+                # Files often repeat one rule list for several agents: keep one copy of each path.
+                literal.append((r, seen.setdefault(pattern, pattern)))
             elif pattern == "/" or not pattern:  # matches every path
                 floor.append((r, pattern))
             else:

@@ -10,6 +10,7 @@ up in a dict, match. Nothing is computed lazily: a :class:`RobotsTxt` never chan
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from robotrules.core import lexer
@@ -201,6 +202,7 @@ def parse(body: bytes | str, *, mode: str = "google") -> RobotsTxt:
     data = lexer.to_bytes(body)
     model = build_model(data, mode_rules)
     by_token, fallback = selections(model.groups, mode_rules)
+    by_token = MappingProxyType(by_token)  # type: ignore[assignment]  # read-only (DESIGN 8)
     return RobotsTxt(
         mode_rules.name,
         model.groups,
