@@ -140,3 +140,10 @@ def test_user_agent_token_from_full_headers():
     header = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
     assert rt.allowed("/", header) is True  # the reference compares the whole string
     assert rt.allowed("/", robotrules.user_agent_token(header)) is False
+
+
+def test_rfc9309_non_final_dollar_is_literal_on_both_sides():
+    """RFC 9309 2.2.3: only a final "$" anchors; "/a$b" matches the URL path "/a$b" (or "/a%24b")."""
+    rt = robotrules.parse(b"user-agent: *\ndisallow: /\nallow: /a$b\n", mode="rfc9309")
+    assert rt.check("/a$b", "x").line == 3
+    assert rt.allowed("/a%24b", "x") and not rt.allowed("/a", "x")

@@ -85,6 +85,7 @@ class RuleSet(NamedTuple):
     floor: tuple[Ranked, ...]
     floor_best: Ranked | None  # catch-alls: only the best one can decide
     prefixes: tuple[str, ...]
+    heads: str  # the distinct first two characters of the prefixes, concatenated (a quick reject)
     ranks: bytes  # the literal prefixes' ranks, packed as native int64 (immutable, 8 bytes each)
     exact: tuple[Ranked, ...]
     exact_best: Mapping[str, int] | None  # read-only view
@@ -110,6 +111,7 @@ class RuleSet(NamedTuple):
                 tuple(floor),
                 floor[0] if floor else None,
                 tuple(map(itemgetter(1), literal)),
+                "".join(dict.fromkeys([key[:2] for _, key in literal])),
                 array("q", list(map(itemgetter(0), literal))).tobytes() if literal else b"",
                 tuple(exact),
                 best,
@@ -144,7 +146,11 @@ class RuleSet(NamedTuple):
         """The deciding (rank, pattern) for ``path``, or None when no rule matches (R6)."""
         found = self.floor_best
         prefixes = self.prefixes
-        if prefixes and path.startswith(prefixes):
+        # A path starting with a prefix starts with its first two characters. Every path starts
+        # with "/" and every head is two characters long, so looking the path's first two up in
+        # the joined heads is a necessary condition (a chance match across two heads only costs
+        # the full test).
+        if prefixes and path[:2] in self.heads and path.startswith(prefixes):
             for key in prefixes:
                 if path.startswith(key):
                     r = _RANK.unpack_from(self.ranks, 8 * prefixes.index(key))[0]  # first of equal keys: the best

@@ -68,7 +68,8 @@ def _rfc_normalise(data: bytes, literal_operators: bool) -> str:
     outside ASCII, characters never literal in a URI and, after the first ``?``, the general
     delimiters ``:/?@[]`` are percent-encoded. With
     ``literal_operators`` (a URL path), ``*`` and ``$`` are encoded too, so that they equal a
-    pattern's ``%2A`` / ``%24`` and never act as wildcards (section 2.2.3).
+    pattern's ``%2A`` / ``%24`` and never act as wildcards (section 2.2.3); in a pattern, a
+    ``$`` that is not last is literal, so it is encoded as well.
     """
     out: list[str] = []
     i = 0
@@ -83,7 +84,8 @@ def _rfc_normalise(data: bytes, literal_operators: bool) -> str:
             continue
         if (
             b in _MUST_ENCODE
-            or (literal_operators and b in (0x2A, 0x24))
+            or (b == 0x24 and (literal_operators or i != n - 1))  # only a final "$" is an operator
+            or (literal_operators and b == 0x2A)
             or (in_query and b in _QUERY_DELIMS)
         ):
             out.append("%%%02X" % b)

@@ -1,0 +1,45 @@
+"""Smoke test: both benchmark scripts run end to end on a tiny input (no timing assertions)."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"_bench_{name}", BENCH / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up there
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_corpus_bench_runs_on_five_files_and_writes_json_and_markdown(tmp_path, capsys):
+    cb = _load("corpus_bench")
+    corpus = cb.default_corpus()
+    if not (corpus / "robotfiles").is_dir():
+        pytest.skip(f"corpus absent: {corpus}")
+    out_json, out_md = tmp_path / "r.json", tmp_path / "r.md"
+    rc = cb.main(["--corpus", str(corpus), "--limit", "5", "--repeat", "1", "--quiet",
+                  "--json", str(out_json), "--markdown", str(out_md)])
+    assert rc == 0
+    report = json.loads(out_json.read_text())
+    assert report["corpus"]["robotfiles"] == 5
+    assert set(report["summary"]["targets"]) == {"parse", "check_median", "e2e", "memory"}
+    assert "urllib" in report["results"]  # the stdlib peer is always there
+    assert "| Metric |" in out_md.read_text()
+    assert "Targets" in capsys.readouterr().out
+
+
+def test_pathological_bench_runs_tiny(tmp_path, capsys):
+    pb = _load("pathological_bench")
+    out_json = tmp_path / "p.json"
+    assert pb.main(["--limit", "5", "--repeat", "1", "--quiet", "--json", str(out_json)]) == 0
+    data = json.loads(out_json.read_text())
+    assert data["rules"] == 500 and data["url_length"] == 20
+    assert "(a) Disallow:" in capsys.readouterr().out

@@ -1,0 +1,1 @@
+"""Differential conformance tests: robotrules (google mode) vs Google's C++ reference parser."""

@@ -1,0 +1,1 @@
+"""Table-driven specification tests, one module per SPEC area (see /work/shared/SPEC.md)."""

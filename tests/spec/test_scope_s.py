@@ -1,0 +1,141 @@
+"""SPEC S1-S5: where a robots.txt applies, as tables.
+
+``robotrules.robots_url(url)`` is the robots.txt URL that governs ``url``: same scheme, host and
+port, path ``/robots.txt``; default ports dropped, host lower-cased, IDN hosts in punycode,
+userinfo, query and fragment dropped. ``robotrules.same_scope(a, b)``, if exported, says whether
+two URLs are governed by the same robots.txt (the seeds' "valid for / not valid for" table).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import robotrules
+
+
+def row(id, url, expected, why):
+    return pytest.param(url, expected, why, id=id)
+
+
+ROBOTS_URL = [
+    # S1: top level of the same scheme + host + port
+    row("S1-plain", "http://example.com/", "http://example.com/robots.txt", "the root"),
+    row("S1-deep-path", "http://example.com/folder/file", "http://example.com/robots.txt",
+        "a file in a subfolder is governed by the top-level robots.txt"),
+    row("S1-no-path", "http://example.com", "http://example.com/robots.txt", "no path at all"),
+    row("S1-https", "https://example.com/a/b", "https://example.com/robots.txt",
+        "the scheme is kept: https has its own robots.txt"),
+    row("S1-subdomain", "http://other.example.com/x", "http://other.example.com/robots.txt",
+        "a subdomain has its own robots.txt"),
+    row("S1-self", "http://example.com/robots.txt", "http://example.com/robots.txt",
+        "robots.txt governs itself"),
+    # S2: default ports are the same origin as no port; others are kept
+    row("S2-http-80", "http://example.com:80/x", "http://example.com/robots.txt",
+        "http:80 is the default port"),
+    row("S2-https-443", "https://example.com:443/x", "https://example.com/robots.txt",
+        "https:443 is the default port"),
+    row("S2-ftp-21", "ftp://example.com:21/pub/file", "ftp://example.com/robots.txt",
+        "ftp:21 is the default port"),
+    row("S2-http-81", "http://example.com:81/x", "http://example.com:81/robots.txt",
+        "a non-default port is kept"),
+    row("S2-http-8181", "http://example.com:8181/x", "http://example.com:8181/robots.txt",
+        "a non-default port is kept"),
+    row("S2-http-443-kept", "http://example.com:443/x", "http://example.com:443/robots.txt",
+        "443 is only the default for https"),
+    row("S2-https-80-kept", "https://example.com:80/x", "https://example.com:80/robots.txt",
+        "80 is only the default for http"),
+    row("S2-ftp-80-kept", "ftp://example.com:80/x", "ftp://example.com:80/robots.txt",
+        "80 is not ftp's default"),
+    # S3: subfolder robots.txt is not a robots.txt
+    row("S3-subfolder-robots", "http://example.com/folder/robots.txt",
+        "http://example.com/robots.txt",
+        "a robots.txt in a subfolder is an ordinary file governed by the top-level one"),
+    # S4: host case, IDN, IP hosts
+    row("S4-host-case", "http://EXAMPLE.com/Folder/File", "http://example.com/robots.txt",
+        "host names are case-insensitive (lower-cased); the path is not kept"),
+    row("S4-scheme-case", "HTTP://Example.COM/", "http://example.com/robots.txt",
+        "schemes are case-insensitive (lower-cased)"),
+    row("S4-idn", "http://www.m\u00fcller.eu/", "http://www.xn--mller-kva.eu/robots.txt",
+        "an IDN host is written in punycode"),
+    row("S4-idn-upper", "http://WWW.M\u00dcLLER.EU/x", "http://www.xn--mller-kva.eu/robots.txt",
+        "an upper-case IDN host is lower-cased, then punycode"),
+    row("S4-idn-port", "http://www.m\u00fcller.eu:8080/x",
+        "http://www.xn--mller-kva.eu:8080/robots.txt", "IDN host with a port"),
+    row("S4-punycode-kept", "http://www.xn--mller-kva.eu/x",
+        "http://www.xn--mller-kva.eu/robots.txt", "punycode stays punycode"),
+    row("S4-ipv4", "http://212.96.82.21/x", "http://212.96.82.21/robots.txt",
+        "an IP host is its own host"),
+    row("S4-ipv6", "http://[2001:db8::1]:8080/x", "http://[2001:db8::1]:8080/robots.txt",
+        "an IPv6 host keeps its brackets"),
+    row("S4-www-shop", "http://www.shop.example.com/x",
+        "http://www.shop.example.com/robots.txt", "every host name is its own scope"),
+    # S5: any scheme; ftp is Google-specific but supported
+    row("S5-ftp", "ftp://example.com/pub/file.txt", "ftp://example.com/robots.txt",
+        "ftp:// has its own robots.txt at the FTP origin"),
+    # userinfo, query and fragment are dropped
+    row("S1-userinfo", "http://user:secret@example.com/x", "http://example.com/robots.txt",
+        "userinfo is not part of the origin"),
+    row("S1-query", "http://example.com/search?q=robots", "http://example.com/robots.txt",
+        "the query is dropped"),
+    row("S1-fragment", "http://example.com/page#top", "http://example.com/robots.txt",
+        "the fragment is dropped"),
+    row("S1-everything", "https://u:p@Example.com:443/a/b;c?d=e#f",
+        "https://example.com/robots.txt", "all of the above at once"),
+]
+
+
+@pytest.mark.parametrize("url, expected, why", ROBOTS_URL)
+def test_robots_url(url, expected, why):
+    """S1-S5: the robots.txt URL that governs a URL."""
+    assert robotrules.robots_url(url) == expected, why
+
+
+# The seeds' table: (robots.txt URL, valid for, not valid for).
+SEED_SCOPE = [
+    ("http://example.com/robots.txt",
+     ["http://example.com/", "http://example.com/folder/file"],
+     ["http://other.example.com/", "https://example.com/", "http://example.com:8181/"]),
+    ("http://www.example.com/robots.txt",
+     ["http://www.example.com/"],
+     ["http://example.com/", "http://shop.www.example.com/", "http://www.shop.example.com/"]),
+    ("http://www.m\u00fcller.eu/robots.txt",
+     ["http://www.m\u00fcller.eu/", "http://www.xn--mller-kva.eu/"],
+     ["http://www.muller.eu/"]),
+    ("ftp://example.com/robots.txt", ["ftp://example.com/"], ["http://example.com/"]),
+    ("http://212.96.82.21/robots.txt", ["http://212.96.82.21/"], ["http://example.com/"]),
+    ("http://example.com:80/robots.txt",
+     ["http://example.com:80/", "http://example.com/"],
+     ["http://example.com:81/"]),
+    ("http://example.com:8181/robots.txt", ["http://example.com:8181/"], ["http://example.com/"]),
+]
+SCOPE_ROWS = [
+    pytest.param(robots, page, valid, id=f"S-{'valid' if valid else 'invalid'}-{robots}-{page}")
+    for robots, valid_for, invalid_for in SEED_SCOPE
+    for valid, pages in ((True, valid_for), (False, invalid_for))
+    for page in pages
+]
+
+
+@pytest.mark.parametrize("robots, page, valid", SCOPE_ROWS)
+def test_seed_scope_table_via_robots_url(robots, page, valid):
+    """S1, S2, S4, S5: the seeds' table: a robots.txt is valid for a page iff the page's
+    robots_url is that robots.txt's own robots_url."""
+    assert (robotrules.robots_url(page) == robotrules.robots_url(robots)) is valid
+
+
+@pytest.mark.parametrize("robots, page, valid", SCOPE_ROWS)
+def test_seed_scope_table_via_same_scope(robots, page, valid):
+    """S1, S2, S4, S5: the same table through robotrules.same_scope, if it is exported."""
+    same_scope = getattr(robotrules, "same_scope", None)
+    if same_scope is None:
+        pytest.skip("robotrules.same_scope is not exported")
+    assert same_scope(robots, page) is valid
+    assert same_scope(page, robots) is valid, "same_scope is symmetric"
+
+
+def test_subfolder_robots_txt_governs_nothing_below_it():
+    """S3: crawlers do not look in subfolders: a page under /folder/ is governed by the
+    top-level robots.txt, not by /folder/robots.txt."""
+    page = "http://example.com/folder/page.html"
+    assert robotrules.robots_url(page) == "http://example.com/robots.txt"
+    assert robotrules.robots_url(page) != "http://example.com/folder/robots.txt"
