@@ -81,7 +81,7 @@ class RuleSet(NamedTuple):
     """
 
     written: Mapping[int, str] | None  # values as written where they differ from the pattern
-    empty: bool  # no rule at all: every path is allowed
+    can_disallow: bool  # holds a disallow rule with a non-empty pattern (else every path is allowed)
     floor: tuple[Ranked, ...]
     floor_best: Ranked | None  # catch-alls: only the best one can decide
     prefixes: tuple[str, ...]
@@ -92,8 +92,10 @@ class RuleSet(NamedTuple):
     wild: tuple[tuple[int, str, str], ...]  # (rank, pattern, probe)
 
     @classmethod
-    def build(cls, parts: Parts, written: Mapping[int, str] | None) -> RuleSet:
-        """From ``parts`` with every list sorted best first."""
+    def build(cls, parts: Parts, written: Mapping[int, str] | None, can_disallow: bool | None = None) -> RuleSet:
+        """From ``parts`` with every list sorted best first (``can_disallow`` if the caller knows it)."""
+        if can_disallow is None:
+            can_disallow = any(not r & ALLOW_BIT and r >= _PRIORITY_ONE for kind in parts for r, _ in kind)
         floor, literal, exact, wild = parts
         best: Mapping[str, int] | None = None
         if exact:
@@ -107,7 +109,7 @@ class RuleSet(NamedTuple):
             cls,
             (
                 written,
-                not (floor or literal or exact or wild),
+                can_disallow,
                 tuple(floor),
                 floor[0] if floor else None,
                 tuple(map(itemgetter(1), literal)),

@@ -96,7 +96,7 @@ _NO_RULES: list = []  # shared empty kind list (never appended to)
 class _Open:
     """The group under construction, its rules already sorted into their kinds."""
 
-    __slots__ = ("line", "agents", "parts", "written", "extensions")
+    __slots__ = ("line", "agents", "parts", "written", "extensions", "can_disallow")
 
     def __init__(self, line: int) -> None:
         self.line = line
@@ -104,6 +104,7 @@ class _Open:
         self.parts = Parts([], [], [], [])
         self.written: dict[int, str] | None = None
         self.extensions: list[Extension] = []
+        self.can_disallow = False  # a disallow rule with a non-empty pattern was read
 
     def close(self, mode: Mode) -> Group:
         tokens = set()
@@ -117,7 +118,7 @@ class _Open:
         for kind in self.parts:
             if len(kind) > 1:
                 kind.sort(reverse=True)  # ranks are unique (one line each): patterns never compare
-        ruleset = RuleSet.build(self.parts, self.written)
+        ruleset = RuleSet.build(self.parts, self.written, self.can_disallow)
         return Group(self.line, tuple(self.agents), tuple(sorted(tokens)), is_global, ruleset, tuple(self.extensions))
 
 
@@ -196,6 +197,8 @@ def build_model(body: bytes, mode: Mode) -> Model:
                     current.written[n] = written
             size = len(pattern)
             r = (size << shift) | ((kind - DISALLOW) << allow_shift) | (mask - n)
+            if kind == DISALLOW and size:
+                current.can_disallow = True
             if "*" in pattern or "$" in pattern:
                 classify(parts, r, pattern, wildcards)
             elif size > 1:

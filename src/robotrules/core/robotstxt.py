@@ -10,7 +10,6 @@ up in a dict, match. Nothing is computed lazily: a :class:`RobotsTxt` never chan
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import MappingProxyType
 from typing import Mapping, Sequence
 
 from robotrules.core import lexer
@@ -61,7 +60,7 @@ class RobotsTxt:
     body: bytes
     _sitemaps: tuple[str, ...]
     _mode: Mode
-    _by_token: Mapping[str, Group | Merged]  # G2/G4: token -> its group, or its groups merged
+    _by_token: Mapping[str, Group | Merged]  # G2/G4: token -> its group or merged groups; never written
     _fallback: Group | Merged  # the "*" group(s)
     _plain: bool  # google mode: URLs and agents used as given (the hot path of allowed())
 
@@ -72,7 +71,7 @@ class RobotsTxt:
         if self._plain and type(user_agent) is str:  # hot path: google mode, one agent
             selected = self._by_token.get(user_agent.lower()) if user_agent.isascii() else None
             ruleset = (selected or self._fallback).ruleset
-            if ruleset.empty:
+            if not ruleset.can_disallow:  # e.g. no rules, or only "disallow:" (R1)
                 return True
             found = ruleset.best(path_params_query(url))
             return found is None or found[0] & ALLOW_BIT != 0 or found[0] < _PRIORITY_ONE  # verdict(), inlined
@@ -202,7 +201,6 @@ def parse(body: bytes | str, *, mode: str = "google") -> RobotsTxt:
     data = lexer.to_bytes(body)
     model = build_model(data, mode_rules)
     by_token, fallback = selections(model.groups, mode_rules)
-    by_token = MappingProxyType(by_token)  # type: ignore[assignment]  # read-only (DESIGN 8)
     return RobotsTxt(
         mode_rules.name,
         model.groups,

@@ -43,7 +43,9 @@ def path_params_query(url: str) -> str:
     scheme, sep, rest = url.partition("://")
     if sep and scheme.isalpha():
         host, slash, path = rest.partition("/")
-        if slash and "?" not in host and ";" not in host and "#" not in host:
+        if "?" not in host and ";" not in host and "#" not in host:
+            if not slash:  # "https://host": no path at all
+                return "/"
             if "#" in path:
                 path = path[: path.index("#")]
             if "\0" in path:
