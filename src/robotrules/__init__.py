@@ -5,6 +5,7 @@
 robots.txt that governs a URL. Requirement ids in docstrings refer to the project's SPEC.
 """
 
+from robotrules.core import COMPILED
 from robotrules.core.agents import user_agent_token
 from robotrules.core.extensions import ContentUsage, RequestRate
 from robotrules.core.lexer import SIZE_LIMIT
@@ -20,6 +21,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "CODES",
+    "COMPILED",
     "ContentUsage",
     "Decision",
     "Diagnostic",

@@ -13,7 +13,7 @@ import robotrules
 CORE = Path(robotrules.__file__).parent / "core"
 
 EXPECTED_ALL = [
-    "CODES", "ContentUsage", "Decision", "Diagnostic", "Extension", "Group", "MODES", "RequestRate",
+    "CODES", "COMPILED", "ContentUsage", "Decision", "Diagnostic", "Extension", "Group", "MODES", "RequestRate",
     "RobotsTxt", "Rule", "SIZE_LIMIT", "Scope", "is_robots_url", "lint", "parse", "path_params_query",
     "robots_scope", "robots_url", "same_scope", "user_agent_token",
 ]

@@ -23,6 +23,12 @@ import robotrules
 
 from ._strategies import reference_match
 
+pytestmark = pytest.mark.skipif(
+    robotrules.COMPILED,
+    reason="compiled core: a str subclass cannot observe the C-level string calls it counts; "
+    "the same source is step-counted in the pure-Python build (editable install)",
+)
+
 C = 4
 N = 4000
 

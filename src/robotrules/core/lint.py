@@ -186,8 +186,7 @@ def _group_findings(model: Model, mode: Mode) -> list[Diagnostic]:
         winners: dict[tuple[str, str], Rule] = {}
         rules = sorted((rule for group in groups for rule in group.rules), key=rank_of, reverse=True)
         for rule in rules:
-            key = _shadow_key(rule.pattern, mode.wildcards)
-            winner = winners.setdefault(key, rule)
+            winner = winners.setdefault(_shadow_key(rule.pattern, mode.wildcards), rule)
             if winner is not rule and rule.priority and rule.line not in reported:
                 reported.add(rule.line)
                 found.append(_diag(rule.line, "shadowed-rule", f"line {winner.line} '{winner.kind}: {winner.value[:80]}' wins"))
