@@ -12,7 +12,7 @@ ext_modules = []
 if os.environ.get("ROBOTRULES_MYPYC") == "1":
     from mypyc.build import mypycify
 
-    CORE = ["agents", "lexer", "matcher", "model", "pattern", "rules", "urls"]
+    CORE = ["agents", "extensions", "lexer", "lint", "matcher", "model", "modes", "pattern", "robotstxt", "rules", "urls"]
     ext_modules = mypycify([f"src/robotrules/core/{name}.py" for name in CORE], opt_level="3")
 
 setup(ext_modules=ext_modules)

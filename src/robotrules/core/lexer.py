@@ -18,7 +18,7 @@ tuple ``(line, kind, key, value, flags)``. The lexer never raises on any input.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from robotrules.core.modes import Mode
 
@@ -46,23 +46,29 @@ __all__ = [
     "tokenize_line",
 ]
 
-SIZE_LIMIT = 512_000
+SIZE_LIMIT: Final = 512_000
 """F9: Google reads the first 500 KiB (512,000 bytes) of a robots.txt; the rest is ignored."""
 
-MAX_LINE_BYTES = 16_663
+MAX_LINE_BYTES: Final = 16_663
 """Google-specific: the reference keeps at most this many bytes of a line (2083 * 8 - 1)."""
 
-WS = " \t\n\r\x0b\x0c"
+WS: Final = " \t\n\r\x0b\x0c"
 """P4: the blanks stripped around lines, fields and values (C's isspace, as the reference)."""
 
 # Event kinds. The two rule kinds come first so that "kind <= ALLOW" means "a rule" and
 # "kind - DISALLOW" is 1 for allow, 0 for disallow (the model builder relies on this).
-DISALLOW, ALLOW, USER_AGENT, SITEMAP, OTHER, INVALID, BLANK = range(1, 8)
+DISALLOW: Final = 1
+ALLOW: Final = 2
+USER_AGENT: Final = 3
+SITEMAP: Final = 4
+OTHER: Final = 5
+INVALID: Final = 6
+BLANK: Final = 7
 
 # Event flags (bit set).
-F_TYPO = 1  # field accepted as a frequent typo (P6, google only)
-F_PREFIX = 2  # field only starts with a known name, e.g. "user-agentx" (P6, google only)
-F_MISSING_COLON = 4  # whitespace stood for the colon (P6, google only)
+F_TYPO: Final = 1  # field accepted as a frequent typo (P6, google only)
+F_PREFIX: Final = 2  # field only starts with a known name, e.g. "user-agentx" (P6, google only)
+F_MISSING_COLON: Final = 4  # whitespace stood for the colon (P6, google only)
 
 _BOM = b"\xef\xbb\xbf"
 

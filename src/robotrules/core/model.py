@@ -22,7 +22,8 @@ from robotrules.core.agents import is_global_agent, product_token
 from robotrules.core.matcher import Parts, RuleSet, classify
 from robotrules.core.modes import Mode
 from robotrules.core.pattern import google_escape, rfc_normalise_pattern
-from robotrules.core.rules import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Rule, make_rule, rank
+from robotrules.core.lexer import ALLOW, BLANK, DISALLOW, INVALID, SITEMAP, USER_AGENT, WS
+from robotrules.core.rules import LINE_BITS, LINE_MASK, PRIORITY_SHIFT, Rule, make_rule, rank
 
 __all__ = ["Extension", "Group", "Merged", "Model", "build_model", "text"]
 
@@ -141,18 +142,11 @@ def build_model(body: bytes, mode: Mode) -> Model:
     lines = lexer.split_lines(source, mode)
     ascii_only = source.isascii()  # then a value without '%' is its own pattern (Google's escaping)
     fast = lexer.fast_keys(mode)
-    tokenize = lexer.tokenize_line
-    WS = lexer.WS
-    USER_AGENT, ALLOW, DISALLOW, SITEMAP = lexer.USER_AGENT, lexer.ALLOW, lexer.DISALLOW, lexer.SITEMAP
-    assert DISALLOW + 1 == ALLOW < USER_AGENT  # the kind tests below rely on this order
-    BLANK, INVALID = lexer.BLANK, lexer.INVALID
+    # The kind tests below rely on DISALLOW + 1 == ALLOW < USER_AGENT (lexer's event kinds).
     blank_ends = mode.blank_line_ends_record
-    normalise = rfc_normalise_pattern if mode.normalise_percent_encoding else google_escape
     plain_is_pattern = not mode.normalise_percent_encoding
     wildcards = mode.wildcards
     index_html = mode.index_html_allows_directory
-    shift, mask = PRIORITY_SHIFT, LINE_MASK
-    allow_shift = ALLOW_BIT.bit_length() - 1
 
     groups: list[Group] = []
     sitemaps: list[str] = []
@@ -177,7 +171,7 @@ def build_model(body: bytes, mode: Mode) -> Model:
                 current = None
             continue
         else:
-            event = tokenize(n, line, mode)
+            event = lexer.tokenize_line(n, line, mode)
             if event is None:
                 continue
             kind, key, value = event[1], event[2], event[3]
@@ -189,14 +183,14 @@ def build_model(body: bytes, mode: Mode) -> Model:
             if "%" not in value and plain_is_pattern and (ascii_only or value.isascii()):
                 pattern = value
             else:
-                pattern = normalise(value)
+                pattern = rfc_normalise_pattern(value) if not plain_is_pattern else google_escape(value)
                 written = text(value)
                 if written != pattern:
                     if current.written is None:
                         current.written = {}
                     current.written[n] = written
             size = len(pattern)
-            r = (size << shift) | ((kind - DISALLOW) << allow_shift) | (mask - n)
+            r = (size << PRIORITY_SHIFT) | ((kind - DISALLOW) << LINE_BITS) | (LINE_MASK - n)
             if kind == DISALLOW and size:
                 current.can_disallow = True
             if "*" in pattern or "$" in pattern:

@@ -8,14 +8,14 @@ compares integers and keeps rules as compact ``(rank, pattern)`` pairs.
 
 from __future__ import annotations
 
-from typing import Mapping, NamedTuple
+from typing import Final, Mapping, NamedTuple
 
 __all__ = ["ALLOW_BIT", "LINE_MASK", "PRIORITY_SHIFT", "Ranked", "Rule", "make_rule", "rank"]
 
-LINE_BITS = 20  # F9 bounds a file to 512,000 bytes, so line numbers < 2**20
-LINE_MASK = (1 << LINE_BITS) - 1
-ALLOW_BIT = 1 << LINE_BITS
-PRIORITY_SHIFT = LINE_BITS + 1
+LINE_BITS: Final = 20  # F9 bounds a file to 512,000 bytes, so line numbers < 2**20
+LINE_MASK: Final = (1 << 20) - 1
+ALLOW_BIT: Final = 1 << 20
+PRIORITY_SHIFT: Final = 21
 
 Ranked = tuple[int, str]
 """A rule as the matcher keeps it: (rank, normalised pattern)."""
