@@ -160,6 +160,7 @@ def make_adapters() -> tuple[list[Adapter], dict[str, str]]:
             return bool(rt.allowed(url, AGENT))
 
         v = getattr(robotrules, "__version__", None) or _ver("robotrules")
+        v += " (core: mypyc-compiled)" if getattr(robotrules, "COMPILED", False) else " (core: pure Python)"
         adapters.append(Adapter("robotrules", "robotrules", v, "bytes", rparse, rr_loop, rr_decide, rr_e2e))
         adapters.append(Adapter(
             "robotrules_str", "robotrules (str in)", v, "str", rparse, rr_loop, rr_decide, rr_e2e,

@@ -130,7 +130,7 @@ def skip_bom(data: bytes, mode: Mode) -> int:
 
 def decode(body: bytes, mode: Mode) -> tuple[str, int]:
     """The counted part of ``body`` (F9) as Latin-1 text without its BOM (P3), and the BOM's size."""
-    data = body[:SIZE_LIMIT]
+    data = body if len(body) <= SIZE_LIMIT else body[:SIZE_LIMIT]  # compiled code's slices always copy
     bom = skip_bom(data, mode)
     return (data[bom:] if bom else data).decode("latin-1"), bom
 

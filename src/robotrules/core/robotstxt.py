@@ -206,7 +206,7 @@ def parse(body: bytes | str, *, mode: str = "google") -> RobotsTxt:
         model.groups,
         model.extensions,
         len(data),
-        data[: lexer.SIZE_LIMIT],
+        data if len(data) <= lexer.SIZE_LIMIT else data[: lexer.SIZE_LIMIT],  # no copy (compiled slices copy)
         model.sitemaps,
         mode_rules,
         by_token,
