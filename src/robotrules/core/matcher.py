@@ -126,7 +126,7 @@ class RuleSet(NamedTuple):
         """The rules by kind, best first (what :meth:`merge` and :meth:`ranked` read)."""
         return Parts(
             list(self.floor),
-            list(zip((r for (r,) in _RANK.iter_unpack(self.ranks)), self.prefixes)),
+            list(zip((r for (r,) in _RANK.iter_unpack(self.ranks)), self.prefixes, strict=True)),
             list(self.exact),
             [(r, text) for r, text, _ in self.wild],
         )
@@ -171,10 +171,6 @@ class RuleSet(NamedTuple):
                     found = (r, text)
                     break
         return found
-
-    def allowed(self, path: str) -> bool:
-        """R1/R6: disallowed only when the deciding rule is a disallow with a non-empty pattern."""
-        return verdict(self.best(path))
 
     def rule(self, found: Ranked) -> Rule:
         """The :class:`Rule` for a result of :meth:`best`."""

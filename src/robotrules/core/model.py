@@ -91,7 +91,6 @@ def text(value: str) -> str:
     return value.encode("latin-1").decode("utf-8", "replace")
 
 
-_NO_RULES: list = []  # shared empty kind list (never appended to)
 
 
 class _Open:
