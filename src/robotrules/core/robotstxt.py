@@ -1,10 +1,10 @@
 """The parsed robots.txt and the questions a crawler asks it (G2-G5, R1-R6, N1, N2).
 
-:func:`parse` runs the lexer once and hands its events to the model builder and the linter;
-it then merges, per product token, the rules of every group naming it (G4) into a ready
-:class:`~robotrules.core.matcher.RuleSet`, so a check is: extract the path, look the agent
-up in a dict, match. Nothing is computed lazily: a :class:`RobotsTxt` never changes after
-``parse`` returns and may be shared freely between threads, tasks and caches.
+:func:`parse` reads the body once (:func:`~robotrules.core.model.build_model`) and indexes,
+per product token, the group naming it or the merged rules of all groups naming it (G4), so a
+check is: look the agent up in a dict, extract the path, match. Diagnostics are computed from
+``body`` when asked for, never stored. A :class:`RobotsTxt` never changes after ``parse``
+returns and may be shared freely between threads, tasks and caches.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ class RobotsTxt:
 
     def allowed(self, url: str, user_agent: UserAgents) -> bool:
         """Whether ``user_agent`` may fetch ``url`` (an absolute URL or a path starting with "/")."""
-        if self._plain and type(user_agent) is str:  # hot path: google mode, one agent
+        if self._plain and type(user_agent) is str and type(url) is str:  # hot path: google mode, one agent
             selected = self._by_token.get(user_agent.lower()) if user_agent.isascii() else None
             ruleset = (selected or self._fallback).ruleset
             if not ruleset.can_disallow:  # e.g. no rules, or only "disallow:" (R1)
