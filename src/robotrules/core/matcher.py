@@ -6,9 +6,10 @@ with priority 0, which never blocks (R1). Precedence is the integer rank of
 
 A :class:`RuleSet` keeps its rules, best first, in four kinds, each with a fast path:
 catch-alls ("", "/", "*", "/*": they match every path, only the best counts), literal
-prefixes (one ``str.startswith(tuple)`` rejects them all at C speed), exact paths ("/page$",
-one dict lookup) and wildcard patterns (linear-time :class:`Pattern`, tried only while they
-could still outrank the best match so far). The model builder sorts each rule into its kind
+prefixes (a test of the path's first two characters, then one ``str.startswith(tuple)``,
+reject them all at C speed), exact paths ("/page$", one dict lookup) and wildcard patterns
+(tried only while they could still outrank the best match so far, and only when the path
+contains their longest literal segment; then matched in linear time by :class:`Pattern`). The model builder sorts each rule into its kind
 with :func:`classify` as it reads it. Immutable; safe to share between threads.
 """
 
