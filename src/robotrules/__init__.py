@@ -2,9 +2,13 @@
 
 ``parse(body)`` gives an immutable :class:`RobotsTxt`; ask it ``allowed(url, agent)`` or
 ``check(url, agent)`` for the verdict with its deciding line. ``robots_url(url)`` names the
-robots.txt that governs a URL. Requirement ids in docstrings refer to the project's SPEC.
+robots.txt that governs a URL. :class:`RobotsClient` and :class:`AsyncRobotsClient` fetch and
+cache robots.txt files as Google does (in a :class:`MemoryStore`, :class:`SQLiteStore` or
+:class:`RedisStore`) and answer for any URL. Requirement ids in docstrings refer to the SPEC.
 """
 
+from robotrules.cache import MemoryStore, RedisStore, SQLiteStore, Store
+from robotrules.client import AsyncRobotsClient, CheckResult, RobotsClient, RobotsState
 from robotrules.core import COMPILED
 from robotrules.core.agents import user_agent_token
 from robotrules.core.extensions import ContentUsage, RequestRate
@@ -14,25 +18,42 @@ from robotrules.core.matcher import Decision
 from robotrules.core.model import Extension, Group
 from robotrules.core.rules import Rule
 from robotrules.core.modes import MODES
+from robotrules.core.policy import Entry, Policy
 from robotrules.core.robotstxt import RobotsTxt, parse
 from robotrules.core.urls import Scope, is_robots_url, path_params_query, robots_scope, robots_url, same_scope
+from robotrules.errors import InvalidURL, MissingExtra, RobotsError, StoreError, UnsupportedScheme
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "AsyncRobotsClient",
     "CODES",
     "COMPILED",
+    "CheckResult",
     "ContentUsage",
     "Decision",
     "Diagnostic",
+    "Entry",
     "Extension",
     "Group",
+    "InvalidURL",
     "MODES",
+    "MemoryStore",
+    "MissingExtra",
+    "Policy",
+    "RedisStore",
     "RequestRate",
+    "RobotsClient",
+    "RobotsError",
+    "RobotsState",
     "RobotsTxt",
     "Rule",
     "SIZE_LIMIT",
+    "SQLiteStore",
     "Scope",
+    "Store",
+    "StoreError",
+    "UnsupportedScheme",
     "is_robots_url",
     "lint",
     "parse",

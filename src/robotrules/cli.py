@@ -2,12 +2,14 @@
 
 Needs the ``cli`` extra (click). Without a file argument the commands use an embedded example
 (the seeds' example groups), so ``robotrules check`` shows what the tool does on a fresh install.
-Fetching robots.txt over the network is not part of this command yet: pass a file or ``-``.
+``robotrules fetch URL...`` decides live URLs: it fetches each site's robots.txt with Google's
+status rules and caches it in a SQLite file shared by every run (``--cache``).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -74,6 +76,14 @@ def _read(source: str | None) -> tuple[bytes, str]:
         return handle.read(), source
 
 
+def default_cache_path() -> str:
+    """Where ``robotrules fetch`` keeps its SQLite cache: $ROBOTRULES_CACHE, else the user cache dir."""
+    if os.environ.get("ROBOTRULES_CACHE"):
+        return os.environ["ROBOTRULES_CACHE"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "robotrules", "robots.sqlite3")
+
+
 def _build() -> Any:
     import click
 
@@ -136,6 +146,47 @@ def _build() -> Any:
             click.echo(f"{len(found)} finding(s)")
         if any(d.severity == "error" for d in found):
             _build.exit_code = 1  # type: ignore[attr-defined]
+
+    @cli.command(help="Fetch the robots.txt of each URL's site (cached, Google's status rules) and decide the URL.")
+    @click.argument("urls", nargs=-1, required=True)
+    @click.option("--agent", "-a", "agents", multiple=True, help="User agent token (repeatable; default '*').")
+    @click.option("--cache", "cache_path", default=None, help="SQLite cache file [default: user cache dir].")
+    @click.option("--no-cache", is_flag=True, help="Keep the cache in memory for this run only.")
+    @click.option("--refresh", is_flag=True, help="Fetch again even when the cached copy is fresh.")
+    @click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds per robots.txt fetch.")
+    @click.option("--user-agent", "fetch_agent", default=None, help="User-Agent header of the robots.txt requests.")
+    @click.option("--mode", type=modes, default="google", show_default=True)
+    @click.option("--json", "as_json", is_flag=True, help="One JSON object per decision.")
+    def fetch(urls: tuple[str, ...], agents: tuple[str, ...], cache_path: str | None, no_cache: bool, refresh: bool,
+              timeout: float, fetch_agent: str | None, mode: str, as_json: bool) -> None:
+        from robotrules.fetch import DEFAULT_USER_AGENT
+
+        store = robotrules.MemoryStore() if no_cache else robotrules.SQLiteStore(cache_path or default_cache_path())
+        policy = robotrules.Policy(fetch_timeout=timeout)
+        with robotrules.RobotsClient(store, policy=policy, user_agent=fetch_agent or DEFAULT_USER_AGENT, mode=mode) as client:
+            for url in urls:
+                try:
+                    if refresh:
+                        client.refresh(url)
+                    results = [(agent, client.check(url, agent)) for agent in agents or ("*",)]
+                except (robotrules.InvalidURL, TypeError) as exc:
+                    click.echo(f"error: {exc}", err=True)
+                    _build.exit_code = 2  # type: ignore[attr-defined]
+                    continue
+                for agent, result in results:
+                    if not result.allowed:
+                        _build.exit_code = max(1, _build.exit_code)  # type: ignore[attr-defined]
+                    state = result.state
+                    if as_json:
+                        click.echo(json.dumps({
+                            "url": url, "agent": agent, "allowed": result.allowed, "line": result.line,
+                            "robots_url": state.robots_url, "kind": state.kind, "status": state.status,
+                            "reason": state.reason, "cache": state.cache, "age": round(state.age, 3),
+                            "failures": state.failures,
+                        }))
+                    else:
+                        mark = "ALLOW   " if result.allowed else "DISALLOW"
+                        click.echo(f"{mark} {agent:<16} {url}\n         {result.explain()}")
 
     @cli.command("robots-url", help="Print the robots.txt URL that governs each URL (S1-S5).")
     @click.argument("urls", nargs=-1, required=True)

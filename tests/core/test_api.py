@@ -13,8 +13,10 @@ import robotrules
 CORE = Path(robotrules.__file__).parent / "core"
 
 EXPECTED_ALL = [
-    "CODES", "COMPILED", "ContentUsage", "Decision", "Diagnostic", "Extension", "Group", "MODES", "RequestRate",
-    "RobotsTxt", "Rule", "SIZE_LIMIT", "Scope", "is_robots_url", "lint", "parse", "path_params_query",
+    "AsyncRobotsClient", "CODES", "COMPILED", "CheckResult", "ContentUsage", "Decision", "Diagnostic", "Entry",
+    "Extension", "Group", "InvalidURL", "MODES", "MemoryStore", "MissingExtra", "Policy", "RedisStore",
+    "RequestRate", "RobotsClient", "RobotsError", "RobotsState", "RobotsTxt", "Rule", "SIZE_LIMIT", "SQLiteStore",
+    "Scope", "Store", "StoreError", "UnsupportedScheme", "is_robots_url", "lint", "parse", "path_params_query",
     "robots_scope", "robots_url", "same_scope", "user_agent_token",
 ]
 

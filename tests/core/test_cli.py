@@ -56,3 +56,33 @@ def test_missing_click_gives_the_install_hint(monkeypatch, capsys):
 
 def test_unknown_command_is_a_usage_error(capsys):
     assert cli.main(["frobnicate"]) == 2
+
+
+def test_fetch_decides_live_urls_and_caches_in_sqlite(tmp_path, capsys):
+    """F2, C1: `robotrules fetch` fetches once into its SQLite cache; a second run reads the cache."""
+    from tests.servers.http import HTTPServer, respond
+
+    cache = tmp_path / "cache.sqlite3"
+    with HTTPServer() as server:
+        server.route("/robots.txt", respond(200, b"user-agent: *\ndisallow: /private\n"))
+        base = f"http://127.0.0.1:{server.port}"
+        args = ["fetch", "--cache", str(cache), "-a", "bot", "--json", base + "/private/x", base + "/ok"]
+        code, out = run(args, capsys)
+        rows = [json.loads(line) for line in out.out.splitlines()]
+        assert code == 1
+        assert [(r["allowed"], r["line"], r["status"], r["cache"]) for r in rows] == [(False, 2, 200, "miss"), (True, 0, 200, "hit")]
+        code, out = run(args, capsys)
+        assert [json.loads(line)["cache"] for line in out.out.splitlines()] == ["hit", "hit"]
+        assert server.hits("/robots.txt") == 1
+        code, out = run(["fetch", "--no-cache", "--refresh", base + "/ok"], capsys)
+        assert code == 0 and "ALLOW" in out.out and server.hits("/robots.txt") == 2
+
+
+def test_fetch_reports_full_disallow_for_a_dead_site_and_bad_urls(tmp_path, capsys):
+    """F8: a refused connection is full disallow; a URL without a host is a usage error (exit 2)."""
+    from tests.servers.http import free_port
+
+    code, out = run(["fetch", "--no-cache", "--timeout", "2", f"http://127.0.0.1:{free_port()}/x", "not-a-url"], capsys)
+    assert code == 2
+    assert "DISALLOW" in out.out and "full disallow" in out.out
+    assert "error: " in out.err

@@ -1,0 +1,18 @@
+"""Stores for robots.txt entries, keyed by robots.txt URL and shared by every agent (C1-C3).
+
+A store keeps :class:`~robotrules.core.policy.Entry` objects and a short per-key fetch lock; it
+never decides what an entry means (that is :mod:`robotrules.core.policy`). Pick by reach:
+:class:`MemoryStore` for one process (an LRU bounded by entries and bytes), :class:`SQLiteStore`
+for the processes of one machine (the embedded default, one file in WAL mode), and
+:class:`RedisStore` for a fleet (needs ``pip install 'robotrules[redis]'``; it imports without
+redis-py and says so only when constructed). Every store follows the :class:`Store` protocol and
+writes the same bytes, :func:`encode_entry`; backend failures are raised as
+:class:`~robotrules.errors.StoreError`.
+"""
+
+from robotrules.cache.base import Store, decode_entry, encode_entry
+from robotrules.cache.memory import MemoryStore
+from robotrules.cache.redis import RedisStore
+from robotrules.cache.sqlite import SQLiteStore
+
+__all__ = ["MemoryStore", "RedisStore", "SQLiteStore", "Store", "decode_entry", "encode_entry"]

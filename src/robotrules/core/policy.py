@@ -1,0 +1,340 @@
+"""The fetch and cache policy: what to fetch, what a response means, and for how long (F1-F9, C1-C4).
+
+Pure: no sockets, no clock. Responses and the current time ``now`` (seconds since the epoch)
+are passed in; what comes out is the next request to make or a cache :class:`Entry`. The I/O
+drivers (``robotrules.fetch``) only carry bytes between this module and the network.
+
+One attempt to (re)fetch a robots.txt is a :class:`Fetch` walked through these states::
+
+    begin(robots_url, cached, now)
+        |-- cached and now < cached.expires_at ----------------------> the cached Entry (C1)
+        v
+    Fetch(purpose="robots") --GET--> apply(Response | Failure, now)
+        |-- 2xx ---------------------------------------------------> Entry "rules", body cut at F9 (F2)
+        |-- 3xx with Location, hop <= max_redirects, no loop -------> Fetch(next URL) (F3)
+        |-- 3xx past the limit, a loop, no usable Location --------> Entry "allow", as a 404 (F3, F4)
+        |-- 4xx (429 only with all_4xx_alike) ----------------------> Entry "allow" (F4)
+        |-- 5xx, 429, Failure, status outside 100-599 --------------> Entry "error" (F5, F8)
+        '-- 5xx with detect_misconfigured_5xx ---> Fetch(purpose="probe-missing") --> Fetch("probe-home")
+                 probe 5xx and home 2xx: the site answers 5xx for missing pages -> Entry "allow" (F7)
+                 anything else -------------------------------------------------> Entry "error"
+
+An "error" entry keeps the previous entry's last good copy (C2) and counts the failure streak;
+:func:`standing` turns an entry and ``now`` into what decides: the good copy while failing,
+else full disallow, and after ``unreachable_after`` seconds of failure with no good copy, full
+allow (F6). Lifetimes: good answers live ``default_ttl`` (24 h), or their ``Cache-Control:
+max-age`` clamped to [``min_ttl``, ``max_ttl``] (C1, C4); failures are retried with a doubling
+back-off, sooner for 503 (F5), honouring ``Retry-After`` within the same bounds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+import calendar
+from email.utils import parsedate_tz
+from typing import Literal, NamedTuple
+from urllib.parse import urljoin, urlsplit
+
+from robotrules.core.lexer import SIZE_LIMIT
+
+__all__ = [
+    "Entry",
+    "Failure",
+    "Fetch",
+    "Outcome",
+    "Policy",
+    "Response",
+    "Standing",
+    "begin",
+    "standing",
+]
+
+Outcome = Literal["rules", "allow", "error"]
+"""What one completed attempt found: a body to parse (F2), no robots.txt (F4), or an error (F5, F8)."""
+
+Purpose = Literal["robots", "probe-missing", "probe-home"]
+
+FETCHABLE_SCHEMES = frozenset({"http", "https", "ftp"})
+"""S5: the schemes the fetchers speak; a redirect elsewhere ends the chain (F3)."""
+
+DAY = 86_400.0
+
+
+@dataclass(frozen=True, slots=True)
+class Policy:
+    """The knobs of the fetch and cache rules, with Google's values as defaults.
+
+    Times are seconds. ``all_4xx_alike`` restores the seeds' rule that every 4xx, 429 included,
+    means full allow (F4); by default 429 is a server error, as Google treats it today.
+    ``detect_misconfigured_5xx`` turns on F7 (two extra requests after a robots.txt 5xx).
+    """
+
+    max_redirects: int = 5  # F3: hops followed; one more is treated as a 404
+    size_limit: int = SIZE_LIMIT  # F9: bytes of body that count
+    default_ttl: float = DAY  # C1
+    min_ttl: float = 60.0  # C4: bounds for Cache-Control: max-age
+    max_ttl: float = 7 * DAY
+    retry_after_error: float = 300.0  # F5: first retry after a 5xx or network failure, doubling
+    retry_after_503: float = 60.0  # F5: 503 is retried sooner
+    max_retry_interval: float = 3600.0  # F5: cap of the doubling back-off and of Retry-After
+    unreachable_after: float = 30 * DAY  # F6
+    all_4xx_alike: bool = False  # F4 as the seeds say: 429 is a 4xx like any other
+    detect_misconfigured_5xx: bool = False  # F7, opt-in
+    fetch_timeout: float = 30.0  # whole attempt, redirects included; drivers enforce it
+
+    def __post_init__(self) -> None:
+        if self.max_redirects < 0 or self.size_limit < 0:
+            raise ValueError("max_redirects and size_limit must be >= 0")
+        if not 0 <= self.min_ttl <= self.max_ttl:
+            raise ValueError("need 0 <= min_ttl <= max_ttl")
+        if min(self.default_ttl, self.retry_after_error, self.retry_after_503, self.fetch_timeout) <= 0:
+            raise ValueError("default_ttl, retry intervals and fetch_timeout must be > 0")
+
+    def ttl(self, headers: Mapping[str, str]) -> float:
+        """C1, C4: how long a good answer lives: ``max-age`` within the bounds, else 24 h.
+
+        ``no-store`` and ``no-cache`` mean the shortest allowed lifetime; a malformed
+        ``max-age`` is ignored.
+        """
+        directives = _cache_control(headers.get("cache-control", ""))
+        if "no-store" in directives or "no-cache" in directives:
+            return self.min_ttl
+        max_age = directives.get("max-age")
+        if max_age is None or not (max_age.isascii() and max_age.isdigit()):
+            return self.default_ttl
+        return min(max(float(max_age), self.min_ttl), self.max_ttl)
+
+    def retry_delay(self, failures: int, status: int, headers: Mapping[str, str], now: float) -> float:
+        """F5: when to try again after ``failures`` consecutive failures (>= 1).
+
+        Doubling from ``retry_after_503`` for 503 (and 429) or ``retry_after_error`` otherwise,
+        capped at ``max_retry_interval``; a ``Retry-After`` header wins within [min_ttl, cap].
+        """
+        cap = self.max_retry_interval
+        after = _retry_after(headers.get("retry-after", ""), now)
+        if after is not None:
+            return min(max(after, self.min_ttl), cap)
+        base = self.retry_after_503 if status in (503, 429) else self.retry_after_error
+        return min(base * 2.0 ** min(failures - 1, 40), max(cap, base))
+
+
+def _cache_control(value: str) -> dict[str, str]:
+    """Directives of a Cache-Control header, names lower-cased, quotes stripped."""
+    out: dict[str, str] = {}
+    for part in value.split(","):
+        name, _, arg = part.strip().partition("=")
+        if name:
+            out.setdefault(name.strip().lower(), arg.strip().strip('"'))
+    return out
+
+
+def _retry_after(value: str, now: float) -> float | None:
+    """Seconds from a Retry-After header (delta-seconds or an HTTP date), None if absent or invalid."""
+    value = value.strip()
+    if not value:
+        return None
+    if value.isascii() and value.isdigit():
+        return float(value)
+    try:
+        parts = parsedate_tz(value)
+        if parts is None:
+            return None
+        offset = parts[9] or 0  # "-0000" (no offset given) is UTC by RFC 5322, not the machine's zone
+        return calendar.timegm(parts[:9]) - offset - now  # type: ignore[arg-type]
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+
+
+class Response(NamedTuple):
+    """An HTTP (or FTP, mapped to 200/404) answer: ``headers`` with lower-case names."""
+
+    status: int
+    headers: Mapping[str, str]
+    body: bytes = b""
+
+
+class Failure(NamedTuple):
+    """F8: no usable response. ``kind`` is one of dns, connect, timeout, reset, protocol, tls, other.
+
+    Also ``redirect``: a redirect whose ``Location`` the transport could not resolve; that one is
+    not a failure of the site but a redirect leading nowhere, treated as a 404 (F3).
+    """
+
+    kind: str
+    detail: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """What the cache keeps for one robots.txt URL (C3: shared by all agents). Never decides alone.
+
+    ``outcome``/``status``/``reason`` describe the latest attempt (``status`` 0 for a network
+    failure). The last good copy (C2) is ``good_status`` (2xx: ``body`` holds it; 4xx or an
+    equivalent: no robots.txt) received at ``good_at``; ``good_at`` is None when there is none.
+    ``failures`` counts consecutive failed attempts since ``failing_since``.
+    """
+
+    url: str
+    outcome: Outcome
+    status: int
+    reason: str
+    fetched_at: float
+    expires_at: float
+    body: bytes = b""
+    good_status: int = 0
+    good_at: float | None = None
+    failures: int = 0
+    failing_since: float | None = None
+    final_url: str = ""
+
+
+class Standing(NamedTuple):
+    """What decides for a robots.txt at some moment: rules from ``body``, full allow or full disallow.
+
+    ``age`` is how old the deciding copy is (seconds; 0 for a decision made without one).
+    """
+
+    kind: Literal["rules", "allow", "disallow"]
+    body: bytes
+    status: int
+    reason: str
+    age: float
+
+
+def standing(entry: Entry, now: float, policy: Policy) -> Standing:
+    """F2-F6, C2: what ``entry`` means at ``now``.
+
+    A good copy decides while refreshes fail, however long (C2, F6); with none, a failing
+    robots.txt is full disallow (F5) until it has failed for ``unreachable_after`` (F6).
+    """
+    if entry.good_at is not None:
+        age = max(0.0, now - entry.good_at)
+        why = entry.reason if entry.failures == 0 else f"{entry.reason}; last good copy ({entry.good_status}) decides (C2)"
+        if 200 <= entry.good_status < 300:
+            return Standing("rules", entry.body, entry.good_status, why, age)
+        return Standing("allow", b"", entry.good_status, why, age)
+    since = entry.failing_since if entry.failing_since is not None else entry.fetched_at
+    if now - since > policy.unreachable_after:
+        days = policy.unreachable_after / DAY
+        return Standing("allow", b"", entry.status, f"{entry.reason}; unreachable for over {days:g} days and no cached copy: full allow (F6)", 0.0)
+    return Standing("disallow", b"", entry.status, f"{entry.reason}: full disallow (F5)", 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Fetch:
+    """One attempt in progress: GET ``url`` for ``purpose``, then :meth:`apply` what happened.
+
+    ``chain`` holds the URLs requested so far for the robots.txt (redirects, F3); ``status`` the
+    robots.txt's own 5xx while the F7 probes run. Immutable: each step returns a new object.
+    """
+
+    robots_url: str
+    policy: Policy
+    cached: Entry | None
+    url: str
+    purpose: Purpose = "robots"
+    chain: tuple[str, ...] = ()
+    status: int = 0
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def limit(self) -> int:
+        """Bytes of body worth reading for this request (F9; probes need the status only)."""
+        return self.policy.size_limit if self.purpose == "robots" else 0
+
+    def apply(self, result: Response | Failure, now: float) -> Fetch | Entry:
+        """The next request, or the entry this attempt ends with (see the module docstring)."""
+        if self.purpose != "robots":
+            return self._apply_probe(result, now)
+        if isinstance(result, Failure) and result.kind == "redirect":  # the transport could not resolve Location
+            why = f"redirect to an unusable Location ({result.detail})"
+            return self._good("allow", 0, f"{why}: treated as 404, full allow (F3)", {}, b"", now)
+        if isinstance(result, Failure):
+            return self._error(0, f"{result.kind} error" + (f": {result.detail}" if result.detail else ""), {}, now)
+        status, headers, body = result
+        if 200 <= status < 300:
+            return self._good("rules", status, f"{status}: rules from the body (F2)", headers, body[: self.policy.size_limit], now)
+        if 300 <= status < 400:
+            return self._redirect(status, headers, now)
+        if status == 429 and not self.policy.all_4xx_alike:
+            return self._error(status, "429: rate limited, treated as a server error (F5)", headers, now)
+        if 400 <= status < 500:
+            return self._good("allow", status, f"{status}: no robots.txt, full allow (F4)", headers, b"", now)
+        if 500 <= status < 600 and self.policy.detect_misconfigured_5xx:
+            return replace(self, url=_probe_url(self.url), purpose="probe-missing", status=status, headers=headers)
+        if 500 <= status < 600:
+            return self._error(status, f"{status}: server error", headers, now)
+        return self._error(status, f"invalid status {status} (F8)", headers, now)
+
+    def _redirect(self, status: int, headers: Mapping[str, str], now: float) -> Fetch | Entry:
+        """F3: follow ``Location`` up to ``max_redirects`` hops; a loop or the limit is a 404."""
+        location = headers.get("location", "").strip()
+        try:
+            target = urljoin(self.url, location) if location else ""
+            scheme = urlsplit(target).scheme.lower()
+            urlsplit(target).port  # noqa: B018 - raises ValueError for a malformed port
+        except ValueError:
+            target, scheme = "", "invalid"
+        chain = self.chain or (self.url,)
+        why = ""
+        if scheme == "invalid":
+            why = f"{status} with a malformed Location"
+        elif not target:
+            why = f"{status} without a Location"
+        elif scheme not in FETCHABLE_SCHEMES:
+            why = f"{status} to an unsupported scheme"
+        elif target in chain:
+            why = f"redirect loop back to {target}"
+        elif len(chain) > self.policy.max_redirects:
+            why = f"more than {self.policy.max_redirects} redirects"
+        if why:
+            return self._good("allow", status, f"{why}: treated as 404, full allow (F3)", headers, b"", now)
+        return replace(self, url=target, chain=(*chain, target))
+
+    def _apply_probe(self, result: Response | Failure, now: float) -> Fetch | Entry:
+        """F7: a 5xx for a path that cannot exist, with the home page answering 2xx, is a 404."""
+        ok = isinstance(result, Response)
+        code = result.status if isinstance(result, Response) else 0
+        if self.purpose == "probe-missing" and ok and 500 <= code < 600:
+            return replace(self, url=urljoin(self.url, "/"), purpose="probe-home")
+        if self.purpose == "probe-home" and ok and 200 <= code < 300:
+            why = f"{self.status}, but the site answers 5xx for missing pages: treated as 404, full allow (F7)"
+            return self._good("allow", self.status, why, self.headers, b"", now)
+        return self._error(self.status, f"{self.status}: server error", self.headers, now)
+
+    def _good(self, outcome: Outcome, status: int, reason: str, headers: Mapping[str, str], body: bytes, now: float) -> Entry:
+        """C1, C4: a good answer replaces the cached copy and lives for its TTL."""
+        return Entry(
+            url=self.robots_url, outcome=outcome, status=status, reason=reason, fetched_at=now,
+            expires_at=now + self.policy.ttl(headers), body=body, good_status=status, good_at=now,
+            final_url=self.url,
+        )
+
+    def _error(self, status: int, reason: str, headers: Mapping[str, str], now: float) -> Entry:
+        """C2, F5, F8: a failure keeps the last good copy and backs off; the streak carries over."""
+        old = self.cached
+        failures = (old.failures if old is not None else 0) + 1
+        since = old.failing_since if old is not None and old.failures and old.failing_since is not None else now
+        delay = self.policy.retry_delay(failures, status, headers, now)
+        return Entry(
+            url=self.robots_url, outcome="error", status=status, reason=reason, fetched_at=now,
+            expires_at=now + delay, body=old.body if old is not None else b"",
+            good_status=old.good_status if old is not None else 0,
+            good_at=old.good_at if old is not None else None, failures=failures, failing_since=since,
+            final_url=old.final_url if old is not None else "",
+        )
+
+
+def _probe_url(url: str) -> str:
+    """F7: a path on the same origin that cannot exist (stable per origin, so a cache sees one URL)."""
+    token = hashlib.sha256(url.encode("utf-8", "surrogatepass")).hexdigest()[:16]
+    return urljoin(url, f"/robotrules-probe-{token}-does-not-exist")
+
+
+def begin(robots_url: str, cached: Entry | None, now: float, policy: Policy, *, force: bool = False) -> Fetch | Entry:
+    """C1: the cached entry while it is fresh, else a :class:`Fetch` of ``robots_url`` (F1)."""
+    if cached is not None and not force and now < cached.expires_at:
+        return cached
+    return Fetch(robots_url, policy, cached, robots_url, chain=(robots_url,))

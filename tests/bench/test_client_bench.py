@@ -1,0 +1,44 @@
+"""Smoke test: the client benchmark runs end to end on a tiny input (no timing assertions)."""
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[2] / "bench"
+
+
+def _load(name: str):
+    spec = importlib.util.spec_from_file_location(f"_bench_{name}", BENCH / f"{name}.py")
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up there
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_client_bench_quick_writes_every_stores_figures(tmp_path, capsys):
+    cb = _load("client_bench")
+    corpus = cb.corpus_bench.default_corpus()
+    if not (corpus / "robotfiles").is_dir():
+        pytest.skip(f"corpus absent: {corpus}")
+    assert cb.main(["--quick", "--quiet", "--out", str(tmp_path)]) == 0
+    build = "compiled" if cb.robotrules.COMPILED else "pure"
+    report = json.loads((tmp_path / f"client-{build}.json").read_text())
+    assert (tmp_path / f"client-{build}.md").read_text().startswith("### robotrules fetch-and-cache client benchmark")
+    assert set(report["stores"]) == {"memory", "sqlite", "redis"}
+    for name, res in report["stores"].items():
+        if name == "redis" and res["status"].startswith("skipped"):
+            continue  # no Redis on 127.0.0.1:6379: reported, not failed
+        assert res["status"] == "ok", (name, res["status"])
+        for figure in ("warm", "no_cache", "small_cache"):
+            assert res[figure]["decisions_per_s"] > 0, (name, figure)
+        for figure in ("miss_fetch", "miss_store"):
+            assert res[figure]["median_ns"] > 0 and res[figure]["p90_ns"] >= res[figure]["median_ns"], (name, figure)
+        assert all(report["ratios"][name][peer] > 0 for peer in report["peers"])
+        assert "overhead_ns_per_decision" in report["ratios"][name]
+    assert {"robotrules_dict", "urllib"} <= set(report["peers"])
+    assert report["problems"] == []  # every client agreed with parse(); no fetch during a cached figure
+    assert "| Figure |" in capsys.readouterr().out
