@@ -111,6 +111,7 @@ class _Client:
         store: Store | None = None,
         *,
         clock: Callable[[], float] | None = None,
+        http_client: Any = None,
         user_agent: str = DEFAULT_USER_AGENT,
         policy: Policy | None = None,
         mode: str = "google",
@@ -128,6 +129,14 @@ class _Client:
         self._origins: dict[str, str] = {}
         self._lock_wait = self.policy.fetch_timeout + 5.0
         self._seq = 0
+        self.fetcher = self._make_fetcher(http_client)
+        self._flights = _KeyLocks(self._lock_factory())
+
+    def _make_fetcher(self, http_client: Any) -> Any:
+        raise NotImplementedError
+
+    def _lock_factory(self) -> Callable[[], Any]:
+        raise NotImplementedError
 
     # -- URL to robots.txt URL --------------------------------------------------------------
 
@@ -305,20 +314,11 @@ class RobotsClient(_Client):
     Also: ``mode`` for parsing ("google") and ``cache_size``, parsed files kept in memory.
     """
 
-    def __init__(
-        self,
-        store: Store | None = None,
-        *,
-        clock: Callable[[], float] | None = None,
-        http_client: Any = None,
-        user_agent: str = DEFAULT_USER_AGENT,
-        policy: Policy | None = None,
-        mode: str = "google",
-        cache_size: int = 10_000,
-    ) -> None:
-        super().__init__(store, clock=clock, user_agent=user_agent, policy=policy, mode=mode, cache_size=cache_size)
-        self.fetcher = Fetcher(http_client, user_agent=user_agent, policy=self.policy)
-        self._flights = _KeyLocks(threading.Lock)
+    def _make_fetcher(self, http_client: Any) -> Fetcher:
+        return Fetcher(http_client, user_agent=self.user_agent, policy=self.policy)
+
+    def _lock_factory(self) -> Callable[[], Any]:
+        return threading.Lock
 
     def allowed(self, url: str, user_agent: UserAgents) -> bool:
         """Whether ``user_agent`` may fetch ``url`` (absolute, percent-encoded as on the wire)."""
@@ -424,22 +424,13 @@ class AsyncRobotsClient(_Client):
     in worker threads; they happen only when the in-process cache has no fresh copy.
     """
 
-    def __init__(
-        self,
-        store: Store | None = None,
-        *,
-        clock: Callable[[], float] | None = None,
-        http_client: Any = None,
-        user_agent: str = DEFAULT_USER_AGENT,
-        policy: Policy | None = None,
-        mode: str = "google",
-        cache_size: int = 10_000,
-    ) -> None:
+    def _make_fetcher(self, http_client: Any) -> AsyncFetcher:
+        return AsyncFetcher(http_client, user_agent=self.user_agent, policy=self.policy)
+
+    def _lock_factory(self) -> Callable[[], Any]:
         import anyio
 
-        super().__init__(store, clock=clock, user_agent=user_agent, policy=policy, mode=mode, cache_size=cache_size)
-        self.fetcher = AsyncFetcher(http_client, user_agent=user_agent, policy=self.policy)
-        self._flights = _KeyLocks(anyio.Lock)
+        return anyio.Lock
 
     async def allowed(self, url: str, user_agent: UserAgents) -> bool:
         """Whether ``user_agent`` may fetch ``url`` (absolute, percent-encoded as on the wire)."""
