@@ -40,5 +40,7 @@ def test_client_bench_quick_writes_every_stores_figures(tmp_path, capsys):
         assert all(report["ratios"][name][peer] > 0 for peer in report["peers"])
         assert "overhead_ns_per_decision" in report["ratios"][name]
     assert {"robotrules_dict", "urllib"} <= set(report["peers"])
-    assert report["problems"] == []  # every client agreed with parse(); no fetch during a cached figure
+    # every client agreed with parse(); no fetch during a cached figure (an absent optional peer,
+    # protego from the bench extra, is only reported)
+    assert [p for p in report["problems"] if not p.endswith("not installed; skipped")] == []
     assert "| Figure |" in capsys.readouterr().out
