@@ -8,7 +8,6 @@ hang even if a driver misbehaves; tests of slow servers pass a policy with a 1 s
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,8 +16,8 @@ import pytest
 
 from robotrules.core.policy import Entry, Policy
 from robotrules.fetch import AsyncFetcher, Fetcher
-from tests.servers.ftp import FTPServer
 from tests.servers.clock import FakeClock
+from tests.servers.ftp import FTPServer
 from tests.servers.http import HTTPServer
 
 NOW = 1_000_000_000.0
@@ -35,7 +34,6 @@ class Run:
     def __init__(self, mode: str, clock: FakeClock) -> None:
         self.mode = mode
         self.clock = clock
-        self.elapsed = 0.0  # wall-clock seconds of the last call
 
     def __call__(
         self,
@@ -49,25 +47,21 @@ class Run:
         kwargs: dict[str, Any] = {"policy": policy or TEST_POLICY}
         if user_agent is not None:
             kwargs["user_agent"] = user_agent
-        start = time.monotonic()
-        try:
-            if self.mode == "sync":
-                fetcher = Fetcher(**kwargs)
-                try:
-                    return fetcher.fetch(url, cached, self.clock, force=force)
-                finally:
-                    fetcher.close()
+        if self.mode == "sync":
+            fetcher = Fetcher(**kwargs)
+            try:
+                return fetcher.fetch(url, cached, self.clock, force=force)
+            finally:
+                fetcher.close()
 
-            async def go() -> Entry:
-                afetcher = AsyncFetcher(**kwargs)
-                try:
-                    return await afetcher.fetch(url, cached, self.clock, force=force)
-                finally:
-                    await afetcher.aclose()
+        async def go() -> Entry:
+            afetcher = AsyncFetcher(**kwargs)
+            try:
+                return await afetcher.fetch(url, cached, self.clock, force=force)
+            finally:
+                await afetcher.aclose()
 
-            return anyio.run(go, backend="asyncio")
-        finally:
-            self.elapsed = time.monotonic() - start
+        return anyio.run(go, backend="asyncio")
 
 
 @pytest.fixture

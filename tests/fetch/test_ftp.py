@@ -96,4 +96,3 @@ def test_ftp_server_that_never_greets_times_out(fetch: Run) -> None:
         entry = fetch(f"ftp://127.0.0.1:{silent.port}/robots.txt", policy=Policy(fetch_timeout=0.6))
     assert (entry.outcome, entry.status) == ("error", 0)
     assert entry.reason.startswith("timeout error"), entry.reason
-    assert fetch.elapsed < 1.2

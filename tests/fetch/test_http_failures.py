@@ -11,6 +11,7 @@ import pytest
 
 from robotrules.core.policy import Policy, standing
 from tests.servers.http import (
+    Exchange,
     HTTPServer,
     chunked,
     close_silently,
@@ -29,7 +30,6 @@ from tests.servers.http import (
 from .conftest import DAY, NOW, TEST_POLICY, FakeClock, Run
 
 FAST = Policy(fetch_timeout=0.6)
-SLACK = 0.6  # seconds a driver may take past its deadline (scheduling, socket close)
 
 
 def assert_failure(entry: object, *kinds: str) -> None:
@@ -89,34 +89,44 @@ def test_close_inside_the_headers_is_a_protocol_failure(fetch: Run, server: HTTP
 
 
 def test_hung_connection_without_headers_times_out(fetch: Run, server: HTTPServer) -> None:
-    """F8: a server that accepts the request and never answers: a timeout at the fetch deadline."""
+    """F8: a server that accepts the request and never answers: a timeout (the handler hangs until the server stops)."""
     entry = fetch(server.route("/robots.txt", hang()), policy=FAST)
     assert_failure(entry, "timeout")
-    assert FAST.fetch_timeout - 0.1 <= fetch.elapsed < FAST.fetch_timeout + SLACK
 
 
 def test_trickling_body_past_the_deadline_times_out(fetch: Run, server: HTTPServer) -> None:
     """F8: a body sent a byte at a time, each byte in time but the whole far too slow: a timeout."""
     body = b"User-agent: *\nDisallow: /\n" * 10
     entry = fetch(server.route("/robots.txt", trickle(body, interval=0.05)), policy=FAST)
-    assert_failure(entry, "timeout")
-    assert fetch.elapsed < FAST.fetch_timeout + SLACK
+    assert_failure(entry, "timeout")  # the whole trickle takes 13 s: reading it all would be a success
 
 
 def test_trickling_headers_past_the_deadline_times_out(fetch: Run, server: HTTPServer, request: pytest.FixtureRequest) -> None:
-    """F8: headers trickled a byte at a time (slowloris) must not outlast the fetch deadline."""
+    """F8: headers trickled a byte at a time (slowloris) must not outlast the fetch deadline.
+
+    The server gives up after 1.6 s by closing the connection: a client still waiting then would
+    see a protocol failure, so "timeout" shows it hung up at its own 0.6 s deadline.
+    """
     entry = fetch(server.route("/robots.txt", trickle_headers(interval=0.05, give_up_after=1.6)), policy=FAST)
-    assert fetch.elapsed < FAST.fetch_timeout + SLACK
     assert_failure(entry, "timeout")
 
 
 def test_body_stalling_after_late_headers_times_out_at_the_deadline(
     fetch: Run, server: HTTPServer, request: pytest.FixtureRequest
 ) -> None:
-    """F8: headers arriving late (0.55 s of a 0.6 s budget), then a stalled body: the fetch still ends at ~0.6 s."""
-    head = b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\nUser-agent: *\n"
-    entry = fetch(server.route("/robots.txt", delayed(0.55, raw(head, then="hang"))), policy=FAST)
-    assert fetch.elapsed < FAST.fetch_timeout + 0.45
+    """F8: headers arriving late (0.55 s of a 0.6 s budget), then the body 0.4 s later: past the deadline.
+
+    A client that restarted its read timeout after the headers would get the whole body (a
+    success); one that keeps the attempt's deadline has hung up before it comes.
+    """
+    head = b"HTTP/1.1 200 OK\r\nContent-Length: 13\r\nConnection: close\r\n\r\n"
+
+    def late_head_later_body(exchange: Exchange) -> None:
+        exchange.send(head)
+        exchange.wait(0.4)
+        exchange.send(b"User-agent: *")
+
+    entry = fetch(server.route("/robots.txt", delayed(0.55, late_head_later_body)), policy=FAST)
     assert_failure(entry, "timeout")
 
 
@@ -127,7 +137,6 @@ def test_deadline_covers_the_whole_redirect_chain(fetch: Run, server: HTTPServer
     server.route("/slow/5", respond(200, b"User-agent: *\nDisallow:\n"))
     entry = fetch(server.url("/slow/0"), policy=FAST)
     assert_failure(entry, "timeout")
-    assert fetch.elapsed < FAST.fetch_timeout + SLACK
     assert server.hits() <= 3
 
 

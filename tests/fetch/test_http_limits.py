@@ -7,7 +7,6 @@ the client stopped reading (and closed the connection) soon after the limit.
 
 from __future__ import annotations
 
-import time
 import tracemalloc
 
 import pytest
@@ -48,7 +47,6 @@ def test_body_over_the_limit_is_cut_and_the_rest_is_not_read(fetch: Run, server:
     entry = fetch(server.route("/robots.txt", handler))
     assert (entry.outcome, entry.status) == ("rules", 200)
     assert entry.body == pattern(LIMIT)
-    assert fetch.elapsed < 3.0
     server.wait_done(10)
     (exchange,) = server.exchanges
     assert exchange.error is not None, "the server sent everything: the client read the whole body"
@@ -130,21 +128,18 @@ def test_gzip_body_over_the_limit_once_decoded_is_cut_after_decoding(fetch: Run,
 
 
 def test_gzip_bomb_is_decoded_in_bounded_memory_and_time(fetch: Run, server: HTTPServer) -> None:
-    """F9: 200 MiB of zeros in a ~200 KB gzip body: 512,000 zeros come out, memory and time stay small."""
+    """F9: 200 MiB of zeros in a ~200 KB gzip body: 512,000 zeros come out, memory stays small."""
     bomb = gzip_bomb(200 * MiB)
     assert len(bomb) < 1 * MiB
     url = server.route("/robots.txt", respond(200, bomb, {"Content-Encoding": "gzip"}))
     tracemalloc.start()
     try:
-        start = time.monotonic()
         entry = fetch(url)
-        elapsed = time.monotonic() - start
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert (entry.outcome, entry.body) == ("rules", bytes(LIMIT))
     assert peak < 64 * MiB, f"peak traced memory {peak / MiB:.1f} MiB"
-    assert elapsed < 5.0
 
 
 def test_gzip_bomb_on_an_error_page_is_not_decoded_past_the_limit(fetch: Run, server: HTTPServer) -> None:
