@@ -234,12 +234,17 @@ class _Client:
             return state.robots.allowed(url, user_agent)
         return state.kind == "allow"
 
-    def _check(self, slot: _Slot, url: str, user_agent: UserAgents, hit: bool) -> CheckResult:
+    def _state(self, slot: _Slot, hit: bool) -> RobotsState:
+        """The slot's state as of now: a hit reports its cache state and the copy's current age."""
         state = slot.state
-        if hit:
-            good_at = state.entry.good_at
-            age = max(0.0, self.clock() - good_at) if good_at is not None and state.kind != "disallow" else 0.0
-            state = replace(state, cache="hit", age=age)
+        if not hit:
+            return state
+        good_at = state.entry.good_at
+        age = max(0.0, self.clock() - good_at) if good_at is not None and state.kind != "disallow" else 0.0
+        return replace(state, cache="hit", age=age)
+
+    def _check(self, slot: _Slot, url: str, user_agent: UserAgents, hit: bool) -> CheckResult:
+        state = self._state(slot, hit)
         if state.robots is not None:
             decision = state.robots.check(url, user_agent)
             return CheckResult(decision.allowed, decision.line, decision, state)
@@ -346,7 +351,7 @@ class RobotsClient(_Client):
         """The state of the robots.txt governing ``url`` (fetched if needed)."""
         key = self.robots_url(url)
         slot = self._fresh(key, self.clock())
-        return self._check(slot or self._load(key, False), "/", "*", hit=slot is not None).state
+        return self._state(slot or self._load(key, False), hit=slot is not None)
 
     def crawl_delay(self, url: str, user_agent: UserAgents) -> float | None:
         """N2: the crawl-delay for ``user_agent`` on ``url``'s site; None when not given."""
@@ -448,7 +453,7 @@ class AsyncRobotsClient(_Client):
         """The state of the robots.txt governing ``url`` (fetched if needed)."""
         key = self.robots_url(url)
         slot = self._fresh(key, self.clock())
-        return self._check(slot or await self._load(key, False), "/", "*", hit=slot is not None).state
+        return self._state(slot or await self._load(key, False), hit=slot is not None)
 
     async def crawl_delay(self, url: str, user_agent: UserAgents) -> float | None:
         """N2: the crawl-delay for ``user_agent`` on ``url``'s site; None when not given."""

@@ -1,26 +1,15 @@
 """Smoke test: both benchmark scripts run end to end on a tiny input (no timing assertions)."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"_bench_{name}", BENCH / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up there
-    spec.loader.exec_module(mod)
-    return mod
+from tests.bench._loader import load_bench
 
 
 def test_corpus_bench_runs_on_five_files_and_writes_json_and_markdown(tmp_path, capsys):
-    cb = _load("corpus_bench")
+    cb = load_bench("corpus_bench")
     corpus = cb.default_corpus()
     if not (corpus / "robotfiles").is_dir():
         pytest.skip(f"corpus absent: {corpus}")
@@ -37,7 +26,7 @@ def test_corpus_bench_runs_on_five_files_and_writes_json_and_markdown(tmp_path, 
 
 
 def test_pathological_bench_runs_tiny(tmp_path, capsys):
-    pb = _load("pathological_bench")
+    pb = load_bench("pathological_bench")
     out_json = tmp_path / "p.json"
     assert pb.main(["--limit", "5", "--repeat", "1", "--quiet", "--json", str(out_json)]) == 0
     data = json.loads(out_json.read_text())

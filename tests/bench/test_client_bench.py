@@ -1,26 +1,15 @@
 """Smoke test: the client benchmark runs end to end on a tiny input (no timing assertions)."""
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
-from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-
-
-def _load(name: str):
-    spec = importlib.util.spec_from_file_location(f"_bench_{name}", BENCH / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod  # dataclasses look their module up there
-    spec.loader.exec_module(mod)
-    return mod
+from tests.bench._loader import load_bench
 
 
 def test_client_bench_quick_writes_every_stores_figures(tmp_path, capsys):
-    cb = _load("client_bench")
+    cb = load_bench("client_bench")
     corpus = cb.corpus_bench.default_corpus()
     if not (corpus / "robotfiles").is_dir():
         pytest.skip(f"corpus absent: {corpus}")

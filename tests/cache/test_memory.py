@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -105,30 +106,22 @@ def test_bounds_must_be_sensible(kwargs: dict[str, int]) -> None:
 def test_threads_keep_the_bounds_and_the_byte_total_consistent() -> None:
     """base.Store (thread-safe): 8 threads of put/get/delete leave count, bytes and order consistent."""
     store = MemoryStore(max_entries=50, max_bytes=40 * (ENTRY_OVERHEAD + 300))
-    errors: list[BaseException] = []
 
     def work(seed: int) -> None:
         rng = random.Random(seed)
-        try:
-            for _ in range(2000):
-                i = rng.randrange(120)
-                op = rng.random()
-                if op < 0.5:
-                    store.put(sample_entry(url(i), bytes(rng.randrange(200))))
-                elif op < 0.9:
-                    got = store.get(url(i))
-                    assert got is None or got.url == url(i)
-                else:
-                    store.delete(url(i))
-        except BaseException as exc:  # noqa: BLE001 - collected; the main thread fails the test
-            errors.append(exc)
+        for _ in range(2000):
+            i = rng.randrange(120)
+            op = rng.random()
+            if op < 0.5:
+                store.put(sample_entry(url(i), bytes(rng.randrange(200))))
+            elif op < 0.9:
+                got = store.get(url(i))
+                assert got is None or got.url == url(i)
+            else:
+                store.delete(url(i))
 
-    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(work, range(8)))  # re-raises the first failure of any thread
     assert len(store) <= 50
     held = [store.get(url(i)) for i in range(120)]
     assert store.total_bytes == sum(entry_size(e) for e in held if e is not None)

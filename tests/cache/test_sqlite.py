@@ -6,7 +6,7 @@ import multiprocessing
 import sqlite3
 import sys
 import threading
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -93,24 +93,16 @@ def test_forked_child_uses_its_own_connection(sqlite_path: Path) -> None:
 def test_threads_share_one_store(sqlite_path: Path) -> None:
     """base.Store (thread-safe): 8 threads writing and reading one store see no errors."""
     store = SQLiteStore(sqlite_path)
-    errors: list[BaseException] = []
 
     def work(n: int) -> None:
-        try:
-            for i in range(100):
-                key = f"https://t{n}.example/{i % 7}/robots.txt"
-                store.put(sample_entry(key, f"{n}-{i}".encode()))
-                got = store.get(key)
-                assert got is not None and got.body == f"{n}-{i}".encode()
-        except BaseException as exc:  # noqa: BLE001 - collected; the main thread fails the test
-            errors.append(exc)
+        for i in range(100):
+            key = f"https://t{n}.example/{i % 7}/robots.txt"
+            store.put(sample_entry(key, f"{n}-{i}".encode()))
+            got = store.get(key)
+            assert got is not None and got.body == f"{n}-{i}".encode()
 
-    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    assert not errors
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(work, range(8)))  # re-raises the first failure of any thread
     assert len(store) == 8 * 7
     store.close()
 
