@@ -1,35 +1,55 @@
 """PEP 517 backend: setuptools, plus a mypyc-compiled core in regular wheels.
 
-``pip install .`` (or building a wheel) compiles ``robotrules.core`` with mypyc: the same
-Python source, run as C (about 1.5x faster; README "Benchmarks"). Editable installs
-(``pip install -e .``) stay pure Python, so edits to the source take effect at once.
-``ROBOTRULES_PURE=1`` builds a pure-Python wheel. The compiled modules need nothing at run
-time beyond the standard library.
+``pip install .`` (or building a wheel, also from the sdist) compiles ``robotrules.core`` with
+mypyc: the same Python source, run as C. Editable installs (``pip install -e .``) stay pure
+Python, so edits to the source take effect at once. ``ROBOTRULES_PURE=1`` builds a pure-Python
+wheel. When the compiled build fails for any reason (no C compiler, no Python headers, a mypyc
+error), the wheel is built again as pure Python and one warning line says so: an install never
+fails for want of the compiled core. The compiled modules need only the standard library at run
+time; ``robotrules.COMPILED`` says which core a wheel holds.
 """
 
 from __future__ import annotations
 
 import os
+import shutil
+import sys
+from typing import Any
 
 from setuptools import build_meta as _setuptools
-from setuptools.build_meta import *  # noqa: F401,F403 - the rest of the backend interface
+from setuptools.build_meta import *  # noqa: F403 - the rest of the backend interface
 
 MYPYC_REQUIREMENT = "mypy>=1.11"
+FALLBACK_WARNING = "robotrules: the compiled core could not be built ({reason}); installing the pure-Python core"
 
 
 def _compile() -> bool:
-    return os.environ.get("ROBOTRULES_PURE", "") not in ("1", "true", "yes")
+    return os.environ.get("ROBOTRULES_PURE", "").lower() not in ("1", "true", "yes")
 
 
-def get_requires_for_build_wheel(config_settings=None):  # type: ignore[no-untyped-def]
-    requires = _setuptools.get_requires_for_build_wheel(config_settings)
+def _reason(error: BaseException) -> str:
+    """One line on why the compiled build failed (mypy and the compiler printed the details above)."""
+    if isinstance(error, SystemExit) and not isinstance(error.code, str):
+        return "mypyc or the C compiler failed, see above"
+    lines = str(error).strip().splitlines()
+    return lines[-1][:200] if lines else type(error).__name__
+
+
+def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
+    requires: list[str] = _setuptools.get_requires_for_build_wheel(config_settings)
     return requires + [MYPYC_REQUIREMENT] if _compile() else requires
 
 
-def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):  # type: ignore[no-untyped-def]
+def build_wheel(
+    wheel_directory: str, config_settings: dict[str, Any] | None = None, metadata_directory: str | None = None
+) -> str:
     if _compile():
         os.environ["ROBOTRULES_MYPYC"] = "1"  # read by setup.py
-    try:
-        return _setuptools.build_wheel(wheel_directory, config_settings, metadata_directory)
-    finally:
-        os.environ.pop("ROBOTRULES_MYPYC", None)
+        try:
+            return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
+        except (Exception, SystemExit) as error:  # distutils reports compiler failures as SystemExit
+            print(FALLBACK_WARNING.format(reason=_reason(error)), file=sys.stderr, flush=True)
+            shutil.rmtree("build", ignore_errors=True)  # setuptools' scratch space: no half-compiled modules
+        finally:
+            os.environ.pop("ROBOTRULES_MYPYC", None)
+    return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))

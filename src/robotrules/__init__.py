@@ -7,6 +7,7 @@ cache robots.txt files as Google does (in a :class:`MemoryStore`, :class:`SQLite
 :class:`RedisStore`) and answer for any URL. Requirement ids in docstrings refer to the SPEC.
 """
 
+from robotrules._version import __version__
 from robotrules.cache import MemoryStore, RedisStore, SQLiteStore, Store
 from robotrules.client import AsyncRobotsClient, CheckResult, RobotsClient, RobotsState
 from robotrules.core import COMPILED
@@ -22,8 +23,6 @@ from robotrules.core.policy import Entry, Policy
 from robotrules.core.robotstxt import RobotsTxt, parse
 from robotrules.core.urls import Scope, is_robots_url, path_params_query, robots_scope, robots_url, same_scope
 from robotrules.errors import InvalidURL, MissingExtra, RobotsError, StoreError, UnsupportedScheme
-
-__version__ = "0.1.0"
 
 __all__ = [
     "AsyncRobotsClient",

@@ -1,0 +1,209 @@
+"""robotrules installs as its users install it, and what they get passes the suites.
+
+Every build here is the one a user runs: a clean copy of the source (what ``git`` tracks, no
+build state), a fresh virtual environment, pip's or ``build``'s isolated build environment
+(never ``--no-build-isolation``, which once hid an install that failed for every user), and
+nothing of the test environment visible to the build. The installed package is then imported
+from that environment, and the conformance, spec, core and property suites run against it.
+
+Slow (each build compiles the core with mypyc): marked ``packaging``; deselect with
+``-m "not packaging"`` for a quick run. Needs network access to the package index, or its cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import zipfile
+from collections.abc import Iterator
+from email.parser import Parser
+from pathlib import Path
+
+import pytest
+
+import robotrules
+
+pytestmark = pytest.mark.packaging
+
+ROOT = Path(__file__).resolve().parents[2]
+SUITES = ["tests/conformance", "tests/spec", "tests/core", "tests/properties"]
+RUNNER = ["pytest>=8", "hypothesis>=6.100", "jwm.robotstxt>=1.0.8"]
+"""What the suites above need beside robotrules itself (a subset of the ``test`` extra)."""
+
+BUILD_TIMEOUT = 900
+PROBE = (
+    "import importlib.metadata as m, json, robotrules, robotrules.core.matcher as c;"
+    "print(json.dumps({'compiled': robotrules.COMPILED, 'version': robotrules.__version__,"
+    "'metadata': m.version('robotrules'), 'core': c.__file__}))"
+)
+
+
+def _user_env(**extra: str) -> dict[str, str]:
+    """The environment of a user's shell: none of this run's virtualenv or Python path."""
+    drop = {"VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "ROBOTRULES_PURE", "ROBOTRULES_EXPECT_COMPILED", "PIP_NO_BUILD_ISOLATION"}
+    env = {k: v for k, v in os.environ.items() if k not in drop}
+    return env | extra
+
+
+def _run(args: list[str | Path], *, cwd: Path | None = None, env: dict[str, str] | None = None,
+         timeout: int = BUILD_TIMEOUT) -> subprocess.CompletedProcess[str]:
+    done = subprocess.run([str(a) for a in args], cwd=cwd, env=env or _user_env(), capture_output=True, text=True,
+                          timeout=timeout, check=False)
+    assert done.returncode == 0, f"{' '.join(map(str, args))} failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}"
+    return done
+
+
+def _clean_copy(destination: Path) -> Path:
+    """What a fresh clone holds: the files git knows (tracked or new, not ignored), no build state."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, check=False)
+    if listed.returncode != 0:  # not a git checkout (an unpacked sdist): copy without build state
+        shutil.copytree(ROOT, destination, ignore=shutil.ignore_patterns(
+            ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".hypothesis", ".pytest_cache", "*.so"))
+        return destination
+    for name in listed.stdout.decode().split("\0"):
+        if name and (ROOT / name).is_file():
+            (destination / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, destination / name)
+    return destination
+
+
+class Venv:
+    """A fresh virtual environment, as ``python -m venv`` makes it for a user."""
+
+    def __init__(self, path: Path) -> None:
+        _run([sys.executable, "-m", "venv", path])
+        self.path = path
+        self.python = path / "bin" / "python"
+
+    def pip(self, *args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        return _run([self.python, "-m", "pip", "--disable-pip-version-check", *args], env=env)
+
+    def probe(self) -> dict[str, object]:
+        """What the installed package says of itself, imported from outside any source tree."""
+        done = _run([self.python, "-c", PROBE], cwd=self.path)
+        found: dict[str, object] = json.loads(done.stdout)
+        return found
+
+    def run_suites(self) -> str:
+        """The suites, run by this environment's Python against its installed robotrules."""
+        env = _user_env(ROBOTRULES_EXPECT_COMPILED="1", ROBOTRULES_CORPUS_STRIDE=os.environ.get("ROBOTRULES_CORPUS_STRIDE", "3"))
+        done = subprocess.run([str(self.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not packaging", *SUITES],
+                              cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800, check=False)
+        tail = done.stdout[-4000:] + done.stderr[-2000:]
+        assert done.returncode == 0, tail  # tests/conftest.py fails the run when the core is not the compiled one
+        return tail
+
+
+@pytest.fixture(scope="module")
+def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _clean_copy(tmp_path_factory.mktemp("clean") / "robotrules")
+
+
+@pytest.fixture(scope="module")
+def built(source: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """``python -m build``: the sdist, then the wheel built from that sdist (both isolated)."""
+    pytest.importorskip("build", reason="the 'build' package (test extra) runs the sdist round trip")
+    dist = tmp_path_factory.mktemp("dist")
+    _run([sys.executable, "-m", "build", "--outdir", dist, source], cwd=source)
+    yield dist
+
+
+def test_pip_install_dot_with_extras_gives_the_compiled_core_that_passes_the_suites(source: Path, tmp_path: Path) -> None:
+    """``pip install '.[http,redis,cli]'`` in a fresh venv compiles the core, and the installed
+    compiled core passes the conformance (100% agreement with the reference), spec, core and
+    property suites."""
+    venv = Venv(tmp_path / "venv")
+    venv.pip("install", f"{source}[http,redis,cli]")
+    found = venv.probe()
+    assert found["compiled"] is True, found
+    assert found["version"] == found["metadata"] == robotrules.__version__
+    assert str(found["core"]).endswith(".so"), found
+    venv.pip("install", *RUNNER)
+    assert " passed" in venv.run_suites()
+
+
+def test_robotrules_version_agrees_with_the_metadata(source: Path, tmp_path: Path) -> None:
+    """One source for the version: ``robotrules --version``, ``robotrules.__version__`` and the
+    installed metadata say the same (pure install: this is about metadata, not the compiled core)."""
+    venv = Venv(tmp_path / "venv")
+    venv.pip("install", f"{source}[cli]", env=_user_env(ROBOTRULES_PURE="1"))
+    found = venv.probe()
+    shown = _run([tmp_path / "venv" / "bin" / "robotrules", "--version"]).stdout
+    assert found["version"] == found["metadata"] == robotrules.__version__
+    assert robotrules.__version__ in shown
+
+
+def test_python_m_build_makes_an_sdist_that_builds_the_compiled_wheel(built: Path) -> None:
+    """The sdist holds everything the build needs (the in-tree backend, setup.py, license,
+    changelog, py.typed), and the wheel that ``build`` makes from it holds the compiled core."""
+    (sdist,) = built.glob("robotrules-*.tar.gz")
+    (wheel,) = built.glob("robotrules-*.whl")
+    with tarfile.open(sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    for needed in ("_build/backend.py", "setup.py", "pyproject.toml", "LICENSE", "CHANGELOG.md", "README.md",
+                   "src/robotrules/py.typed", "src/robotrules/_version.py"):
+        assert needed in names, f"the sdist lacks {needed}"
+    with zipfile.ZipFile(wheel) as archive:
+        files = archive.namelist()
+    assert "robotrules/py.typed" in files
+    compiled = {Path(name).name.split(".")[0] for name in files if name.startswith("robotrules/core/") and name.endswith(".so")}
+    assert {"lexer", "matcher", "model", "robotstxt"} <= compiled, files
+    assert "-cp3" in wheel.name, "a compiled wheel is specific to the Python version"
+
+
+def test_the_wheel_metadata_is_ready_to_publish(built: Path) -> None:
+    """Classifiers (Python versions, typing), an SPDX license expression, project URLs, the
+    version from the one source, and the extras."""
+    (wheel,) = built.glob("robotrules-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        (meta_name,) = [n for n in archive.namelist() if n.endswith(".dist-info/METADATA")]
+        meta = Parser().parsestr(archive.read(meta_name).decode())
+        license_files = [n for n in archive.namelist() if "/licenses/" in n]
+    assert meta["Version"] == robotrules.__version__
+    assert meta["License-Expression"] == "Apache-2.0"
+    assert license_files, "the license text travels with the wheel"
+    classifiers = meta.get_all("Classifier") or []
+    assert "Typing :: Typed" in classifiers
+    assert "Programming Language :: Python :: 3.10" in classifiers
+    assert not [c for c in classifiers if c.startswith("License ::")], "SPDX expression replaces license classifiers"
+    urls = {entry.split(",")[0] for entry in meta.get_all("Project-URL") or []}
+    assert {"Documentation", "Source", "Issues", "Changelog"} <= urls
+    assert meta["Requires-Python"] == ">=3.10"
+    assert {"http", "redis", "cli"} <= set(meta.get_all("Provides-Extra") or [])
+    assert not meta.get_all("Requires-Dist", []) or all("extra ==" in r for r in meta.get_all("Requires-Dist") or []), \
+        "the core needs only the standard library"
+
+
+def test_pip_install_of_the_sdist_gives_the_compiled_core(built: Path, tmp_path: Path) -> None:
+    """``pip install dist/robotrules-*.tar.gz`` in a fresh venv builds and installs the compiled core."""
+    (sdist,) = built.glob("robotrules-*.tar.gz")
+    venv = Venv(tmp_path / "venv")
+    venv.pip("install", sdist)
+    assert venv.probe()["compiled"] is True
+
+
+def test_without_a_c_compiler_pip_install_falls_back_to_the_pure_core(source: Path, tmp_path: Path) -> None:
+    """``CC=false`` (no working C compiler): the install still succeeds, with the pure-Python
+    core and one warning line saying why."""
+    venv = Venv(tmp_path / "venv")
+    done = venv.pip("install", "-v", source, env=_user_env(CC="false"))
+    warnings = [line for line in (done.stdout + done.stderr).splitlines()
+                if "robotrules: the compiled core could not be built" in line]
+    assert len(warnings) == 1, done.stderr[-3000:]
+    assert "installing the pure-Python core" in warnings[0]
+    assert venv.probe()["compiled"] is False
+
+
+def test_robotrules_pure_forces_the_pure_core(source: Path, tmp_path: Path) -> None:
+    """``ROBOTRULES_PURE=1 pip install .`` installs the pure-Python core without trying mypyc."""
+    venv = Venv(tmp_path / "venv")
+    done = venv.pip("install", "-v", source, env=_user_env(ROBOTRULES_PURE="1"))
+    assert "could not be built" not in done.stdout + done.stderr
+    found = venv.probe()
+    assert found["compiled"] is False
+    assert str(found["core"]).endswith(".py")
