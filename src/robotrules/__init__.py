@@ -7,7 +7,7 @@ cache robots.txt files as Google does (in a :class:`MemoryStore`, :class:`SQLite
 :class:`RedisStore`) and answer for any URL. Requirement ids in docstrings refer to the SPEC.
 """
 
-from robotrules._version import __version__
+from robotrules._version import __version__ as __version__
 from robotrules.cache import MemoryStore, RedisStore, SQLiteStore, Store
 from robotrules.client import AsyncRobotsClient, CheckResult, RobotsClient, RobotsState
 from robotrules.core import COMPILED
