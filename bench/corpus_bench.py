@@ -25,9 +25,10 @@ import statistics
 import sys
 import time
 import tracemalloc
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 AGENT = "googlebot"
 GOOGLE_LIMIT = 512_000  # F9: Google reads the first 500 KiB; the reference parser does not cut.
@@ -235,8 +236,8 @@ def make_adapters() -> tuple[list[Adapter], dict[str, str]]:
         adapters.append(Adapter(
             "google", "Google C++ (jwm.robotstxt)", _ver("jwm.robotstxt"), "bytes", None, g_loop,
             lambda body, url: bool(Matcher().OneAgentAllowedByRobots(body, AGENT, url)), g_e2e,
-            notes=["no separate parse: every check reparses the whole file (new RobotsMatcher per check), "
-                   "so its check time includes the parse and its end-to-end figure equals its check total",
+            notes=[("no separate parse: every check reparses the whole file (new RobotsMatcher per check), "
+                    "so its check time includes the parse and its end-to-end figure equals its check total"),
                    "given the raw bytes cut at 512,000 bytes (Google's limit)"]))
     return adapters, missing
 
@@ -293,7 +294,7 @@ def time_checks(adapters: list[Adapter], inputs: dict, c: Corpus, repeat: int, r
     """Per site: parse once, then time batches of all its links, libraries taking turns; best batch."""
     per_url: dict[str, list] = {a.key: [] for a in adapters}
     site_ns: dict[str, list] = {a.key: [] for a in adapters}
-    for si, links in zip(c.site_index, c.links):
+    for si, links in zip(c.site_index, c.links, strict=True):
         n = len(links)
         objs, times = {}, {}
         for a in adapters:
@@ -331,9 +332,9 @@ def time_e2e(adapters: list[Adapter], inputs: dict, c: Corpus, repeat: int, only
     """Parse + check every link of every site, libraries taking turns; best of `repeat` rounds."""
     keep = [si for si in c.site_index if not (only_small and len(c.raw[si]) > GOOGLE_LIMIT)]
     keep_set = set(keep)
-    pairs = {a.key: [(inputs[a.key][si], links) for si, links in zip(c.site_index, c.links) if si in keep_set]
+    pairs = {a.key: [(inputs[a.key][si], links) for si, links in zip(c.site_index, c.links, strict=True) if si in keep_set]
              for a in adapters}
-    n_links = sum(len(ls) for si, ls in zip(c.site_index, c.links) if si in keep_set)
+    n_links = sum(len(ls) for si, ls in zip(c.site_index, c.links, strict=True) if si in keep_set)
     best: dict[str, int] = {}
     if keep:
         for r in range(repeat):
@@ -373,7 +374,7 @@ def measure_drift(adapters: list[Adapter], c: Corpus) -> dict:
     if ref is None:
         return {}
     ref_in = inputs_for(ref, c)
-    expected = [[ref.decide(ref_in[si], u) for u in links] for si, links in zip(c.site_index, c.links)]
+    expected = [[ref.decide(ref_in[si], u) for u in links] for si, links in zip(c.site_index, c.links, strict=True)]
     out = {}
     for a in adapters:
         if a.key == "google":
@@ -381,9 +382,9 @@ def measure_drift(adapters: list[Adapter], c: Corpus) -> dict:
         inputs = inputs_for(a, c)
         diff = 0
         sites_diff = 0
-        for si, links, exp in zip(c.site_index, c.links, expected):
+        for si, links, exp in zip(c.site_index, c.links, expected, strict=True):
             obj = a.parse(inputs[si])
-            d = sum(1 for u, e in zip(links, exp) if a.decide(obj, u) != e)
+            d = sum(1 for u, e in zip(links, exp, strict=True) if a.decide(obj, u) != e)
             diff += d
             sites_diff += d > 0
         out[a.key] = {"disagreements": diff, "decisions": c.n_links,
@@ -475,7 +476,7 @@ def compute_summary(results: dict, labels: dict) -> dict:
     rr = results.get("robotrules")
     ratios: dict = {}
     targets: dict = {}
-    for key, name, get, _fmt, kind in _metrics(0):
+    for key, _name, get, _fmt, kind in _metrics(0):
         if rr is None:
             break
         ours = get(rr)
@@ -508,7 +509,7 @@ def render_table(results: dict, labels: dict, order: list, missing: dict, c: Cor
     cols = [k for k in order if k in results or k in missing]
     head = ["Metric"] + [labels.get(k, k) for k in cols]
     rows = []
-    for key, name, get, fmt, kind in _metrics(len(c.names)):
+    for key, name, get, fmt, _kind in _metrics(len(c.names)):
         if not any(get(results[k]) is not None for k in cols if k in results):
             continue
         row = [name]
@@ -529,7 +530,7 @@ def render_table(results: dict, labels: dict, order: list, missing: dict, c: Cor
         out = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] + ["---:"] * len(cols)) + "|"]
         out += ["| " + " | ".join(r) + " |" for r in rows]
         return "\n".join(out)
-    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     line = lambda r: "  ".join(r[0].ljust(widths[0]) if i == 0 else x.rjust(widths[i]) for i, x in enumerate(r))  # noqa: E731
     return "\n".join([line(head), "-" * (sum(widths) + 2 * (len(widths) - 1))] + [line(r) for r in rows])
 
@@ -567,7 +568,7 @@ def render_report(report: dict, c: Corpus, md: bool) -> str:
     if md:
         out.append(f"| Target | Goal | robotrules | robotrules (str in) | only files <= {GOOGLE_LIMIT:,} B | Verdict |")
         out.append("|---|---|---:|---:|---:|---|")
-    for key, t in summ["targets"].items():
+    for t in summ["targets"].values():
         v = t["value"]
         vs = "n/a" if v is None else f"{v:.2f}x"
         vstr = t.get("value_str_input")
@@ -679,7 +680,7 @@ def main(argv: list[str] | None = None) -> int:
                                         "derived_from": "check total"}
             if c.n_big:
                 results["google"]["e2e_small"] = {
-                    "total_ns": sum(t for t, si in zip(site_ns, c.site_index) if small(si)),
+                    "total_ns": sum(t for t, si in zip(site_ns, c.site_index, strict=True) if small(si)),
                     "derived_from": "check total"}
     for a in parsers:
         log(f"{a.label}: memory")
@@ -694,13 +695,13 @@ def main(argv: list[str] | None = None) -> int:
             results[k]["drift"] = d
 
     notes = [
-        "Peers get the bytes decoded as UTF-8 with errors=\"replace\" (outside the timed region); "
-        "robotrules gets the raw bytes, and \"robotrules (str in)\" gets the same decoded str as the peers.",
-        f"Check: each site's file parsed once; all its links checked in a loop (repeated so that a batch is at least {MIN_BATCH_CHECKS} "
-        "checks), best batch of the repeats; per-URL time = site time / links; the median is over sites.",
+        ("Peers get the bytes decoded as UTF-8 with errors=\"replace\" (outside the timed region); "
+         "robotrules gets the raw bytes, and \"robotrules (str in)\" gets the same decoded str as the peers."),
+        (f"Check: each site's file parsed once; all its links checked in a loop (repeated so that a batch is at least {MIN_BATCH_CHECKS} "
+         "checks), best batch of the repeats; per-URL time = site time / links; the median is over sites."),
         "Parse + check: for every site with links, parse its file and check every link (the corpus authors' method).",
-        "Memory: tracemalloc, all files parsed and kept alive; retained = traced memory growth / files "
-        "(input bytes/str are allocated before the baseline and not counted); peak = highest growth during the run.",
+        ("Memory: tracemalloc, all files parsed and kept alive; retained = traced memory growth / files "
+         "(input bytes/str are allocated before the baseline and not counted); peak = highest growth during the run."),
     ]
     for a in adapters:
         notes += [f"{a.label}: {n}" for n in a.notes]

@@ -21,8 +21,8 @@ import multiprocessing
 import platform
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 AGENT = "googlebot"
 PATTERN = "/*a*a*a*a*a*a*a*a*a*b"
@@ -238,7 +238,7 @@ def main(argv: list[str] | None = None) -> int:
 
     # table
     rows = []
-    for cname, body, urls, with_parse in cases:
+    for cname, _body, urls, with_parse in cases:
         measures = (["parse"] if with_parse else []) + [d for d, _ in urls] + (["parse + check all URLs"] if with_parse else [])
         for m in measures:
             label = m if m in ("parse", "parse + check all URLs") else f"check: {m}"
@@ -247,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
                 row.append("not installed" if k in missing else fmt(results[cname][k][m], args.timeout))
             rows.append(row)
     head = ["Case", "Measure"] + [labels[k] for k in order]
-    widths = [max(len(r[i]) for r in [head] + rows) for i in range(len(head))]
+    widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     print(f"Pathological inputs; best of {repeat}, milliseconds; {platform.python_implementation()} "
           f"{platform.python_version()}; user agent \"{AGENT}\"")
     print("  ".join(h.ljust(widths[i]) for i, h in enumerate(head)))

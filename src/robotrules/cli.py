@@ -4,6 +4,11 @@ Needs the ``cli`` extra (click). Without a file argument the commands use an emb
 (the seeds' example groups), so ``robotrules check`` shows what the tool does on a fresh install.
 ``robotrules fetch URL...`` decides live URLs: it fetches each site's robots.txt with Google's
 status rules and caches it in a SQLite file shared by every run (``--cache``).
+
+Each command returns its exit code; :func:`main` runs the group and returns that code: 0, 1 when
+a URL is disallowed (``check``, ``fetch``) or the file has errors (``lint``), 2 for a usage error
+or a URL that cannot be used. Without click, this module still imports and :func:`main` prints a
+one-line "install robotrules[cli]" message.
 """
 
 from __future__ import annotations
@@ -11,7 +16,9 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import Any
+
+import robotrules
+from robotrules._version import __version__
 
 EXAMPLE = b"""\
 # The example of Google's robots.txt specification (groups, merging, wildcards).
@@ -40,32 +47,6 @@ EXAMPLE_URLS = (
 EXAMPLE_AGENTS = ("googlebot", "googlebot-news", "otherbot")
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Console entry point; a one-line message when the ``cli`` extra is missing."""
-    try:
-        import click  # noqa: F401
-    except ImportError:
-        print("robotrules: the command line needs click: pip install 'robotrules[cli]'", file=sys.stderr)
-        return 2
-    cli = _build()
-    try:
-        cli.main(args=argv, prog_name="robotrules", standalone_mode=False)
-    except SystemExit as exc:  # pragma: no cover - click's own exits
-        return int(exc.code or 0)
-    except Exception as exc:  # click.ClickException and friends
-        import click
-
-        if isinstance(exc, click.exceptions.Exit):
-            return exc.exit_code
-        if isinstance(exc, click.ClickException):
-            exc.show()
-            return exc.exit_code
-        if isinstance(exc, click.exceptions.Abort):
-            return 1
-        raise
-    return _build.exit_code  # type: ignore[attr-defined]
-
-
 def _read(source: str | None) -> tuple[bytes, str]:
     """The body to use and its name: a file, "-" for standard input, or the embedded example."""
     if source is None:
@@ -84,27 +65,27 @@ def default_cache_path() -> str:
     return os.path.join(base, "robotrules", "robots.sqlite3")
 
 
-def _build() -> Any:
+try:
     import click
-
-    import robotrules
-
-    _build.exit_code = 0  # type: ignore[attr-defined]
-    modes = click.Choice(sorted(robotrules.MODES))
+except ImportError:  # the `cli` extra is missing: no commands, and main() says so in one line
+    pass
+else:
+    MODE = click.Choice(sorted(robotrules.MODES))
 
     @click.group(help="robots.txt as Google applies it: check URLs, lint files, find robots.txt URLs.")
-    @click.version_option(robotrules.__version__, prog_name="robotrules")
+    @click.version_option(__version__, prog_name="robotrules")
     def cli() -> None:
-        pass
+        """The ``robotrules`` group; :func:`main` runs it and returns the command's exit code."""
 
     @cli.command(help="Decide URLs for user agents and say which line decided. "
                  "Without --robots, an embedded example file and sample URLs are used.")
     @click.argument("urls", nargs=-1)
     @click.option("--robots", "-r", "source", help="robots.txt file, or - for standard input.")
     @click.option("--agent", "-a", "agents", multiple=True, help="User agent token (repeatable).")
-    @click.option("--mode", type=modes, default="google", show_default=True)
+    @click.option("--mode", type=MODE, default="google", show_default=True)
     @click.option("--json", "as_json", is_flag=True, help="One JSON object per decision.")
-    def check(urls: tuple[str, ...], source: str | None, agents: tuple[str, ...], mode: str, as_json: bool) -> None:
+    def check(urls: tuple[str, ...], source: str | None, agents: tuple[str, ...], mode: str, as_json: bool) -> int:
+        """Exit code 1 when any URL is disallowed for any agent."""
         body, name = _read(source)
         if not urls:
             if source is not None:
@@ -114,11 +95,12 @@ def _build() -> Any:
         rt = robotrules.parse(body, mode=mode)
         if not as_json:
             click.echo(f"robots.txt: {name} ({rt.size} bytes, mode {mode})")
+        code = 0
         for agent in agents:
             for url in urls:
                 decision = rt.check(url, agent)
                 if not decision.allowed:
-                    _build.exit_code = 1  # type: ignore[attr-defined]
+                    code = 1
                 if as_json:
                     rule = decision.rule
                     click.echo(json.dumps({
@@ -129,12 +111,14 @@ def _build() -> Any:
                 else:
                     mark = "ALLOW   " if decision.allowed else "DISALLOW"
                     click.echo(f"{mark} {agent:<16} {url}\n         {decision.explain()}")
+        return code
 
     @cli.command(help="List what Google ignores or misreads in a robots.txt. Exit 1 when there are errors.")
     @click.argument("source", required=False)
-    @click.option("--mode", type=modes, default="google", show_default=True)
+    @click.option("--mode", type=MODE, default="google", show_default=True)
     @click.option("--json", "as_json", is_flag=True, help="A JSON list of diagnostics.")
-    def lint(source: str | None, mode: str, as_json: bool) -> None:
+    def lint(source: str | None, mode: str, as_json: bool) -> int:
+        """Exit code 1 when any finding is an error."""
         body, name = _read(source)
         found = robotrules.lint(body, mode)
         if as_json:
@@ -144,8 +128,7 @@ def _build() -> Any:
             for diagnostic in found:
                 click.echo(f"{name}:{diagnostic}")
             click.echo(f"{len(found)} finding(s)")
-        if any(d.severity == "error" for d in found):
-            _build.exit_code = 1  # type: ignore[attr-defined]
+        return 1 if any(d.severity == "error" for d in found) else 0
 
     @cli.command(help="Fetch the robots.txt of each URL's site (cached, Google's status rules) and decide the URL.")
     @click.argument("urls", nargs=-1, required=True)
@@ -155,14 +138,16 @@ def _build() -> Any:
     @click.option("--refresh", is_flag=True, help="Fetch again even when the cached copy is fresh.")
     @click.option("--timeout", type=float, default=30.0, show_default=True, help="Seconds per robots.txt fetch.")
     @click.option("--user-agent", "fetch_agent", default=None, help="User-Agent header of the robots.txt requests.")
-    @click.option("--mode", type=modes, default="google", show_default=True)
+    @click.option("--mode", type=MODE, default="google", show_default=True)
     @click.option("--json", "as_json", is_flag=True, help="One JSON object per decision.")
     def fetch(urls: tuple[str, ...], agents: tuple[str, ...], cache_path: str | None, no_cache: bool, refresh: bool,
-              timeout: float, fetch_agent: str | None, mode: str, as_json: bool) -> None:
+              timeout: float, fetch_agent: str | None, mode: str, as_json: bool) -> int:
+        """Exit code 2 when a URL cannot be used, else 1 when any URL is disallowed."""
         from robotrules.fetch import DEFAULT_USER_AGENT
 
         store = robotrules.MemoryStore() if no_cache else robotrules.SQLiteStore(cache_path or default_cache_path())
         policy = robotrules.Policy(fetch_timeout=timeout)
+        code = 0
         with robotrules.RobotsClient(store, policy=policy, user_agent=fetch_agent or DEFAULT_USER_AGENT, mode=mode) as client:
             for url in urls:
                 try:
@@ -171,11 +156,11 @@ def _build() -> Any:
                     results = [(agent, client.check(url, agent)) for agent in agents or ("*",)]
                 except (robotrules.InvalidURL, TypeError) as exc:
                     click.echo(f"error: {exc}", err=True)
-                    _build.exit_code = 2  # type: ignore[attr-defined]
+                    code = 2
                     continue
                 for agent, result in results:
                     if not result.allowed:
-                        _build.exit_code = max(1, _build.exit_code)  # type: ignore[attr-defined]
+                        code = max(1, code)
                     state = result.state
                     if as_json:
                         click.echo(json.dumps({
@@ -187,18 +172,45 @@ def _build() -> Any:
                     else:
                         mark = "ALLOW   " if result.allowed else "DISALLOW"
                         click.echo(f"{mark} {agent:<16} {url}\n         {result.explain()}")
+        return code
 
     @cli.command("robots-url", help="Print the robots.txt URL that governs each URL (S1-S5).")
     @click.argument("urls", nargs=-1, required=True)
-    def robots_url(urls: tuple[str, ...]) -> None:
+    def robots_url(urls: tuple[str, ...]) -> int:
+        """Exit code 2 when any URL has no robots.txt URL (an error line on stderr for each)."""
+        code = 0
         for url in urls:
             try:
                 click.echo(robotrules.robots_url(url))
             except ValueError as exc:
                 click.echo(f"error: {exc}", err=True)
-                _build.exit_code = 2  # type: ignore[attr-defined]
+                code = 2
+        return code
 
-    return cli
+
+def main(argv: list[str] | None = None) -> int:
+    """Console entry point: run the command line ``argv`` (default ``sys.argv[1:]``), return the exit code.
+
+    Usage errors are shown by click and give its exit code (2); without the ``cli`` extra, a
+    one-line message and 2.
+    """
+    try:
+        import click
+    except ImportError:
+        print("robotrules: the command line needs click: pip install 'robotrules[cli]'", file=sys.stderr)
+        return 2
+    try:
+        code = cli.main(args=argv, prog_name="robotrules", standalone_mode=False)
+    except SystemExit as exc:  # pragma: no cover - click's own exits
+        return int(exc.code or 0)
+    except click.exceptions.Exit as exc:
+        return exc.exit_code
+    except click.ClickException as exc:
+        exc.show()
+        return exc.exit_code
+    except click.exceptions.Abort:
+        return 1
+    return code if isinstance(code, int) else 0
 
 
 if __name__ == "__main__":  # pragma: no cover

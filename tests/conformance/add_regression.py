@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import argparse
 import ast
-import codecs
 import base64
+import codecs
 import json
 import re
 import sys

@@ -200,19 +200,19 @@ PROFILE_SETTINGS = {
         p_noise=0.3, p_typo_key=0.3, p_missing_colon=0.2, p_leading_ws=0.2, p_trailing_ws=0.2, p_comment=0.2,
         p_nul=0.04, p_fake_ws=0.04, p_mutate=0.2, p_long_line=0.04, p_huge_body=0.0005, p_bom=0.2, p_invalid_utf8=0.06, key_case_chaos=0.6,
         groups=(1, 1, 2, 2, 3), rules_per_group=(1, 2, 3, 3, 4, 5, 6),
-    ),  # fmt: skip
+    ),
     "groups": Profile(
         p_pre_agent_rules=0.2, groups=(0, 1, 2, 2, 3, 3, 4, 5, 6), agents_per_group=(1, 1, 2, 2, 3, 4),
         rules_per_group=(0, 1, 1, 2, 2, 3, 4, 5), p_derived_agent=0.75, p_agent_list=0.25, p_noise=0.1,
         p_typo_key=0.08, p_missing_colon=0.04, p_special_pattern=0.15,
-    ),  # fmt: skip
+    ),
     "matching": Profile(
         p_noise=0.05, p_typo_key=0.03, p_missing_colon=0.02, p_leading_ws=0.03, p_trailing_ws=0.03,
         p_comment=0.04, p_nul=0.005, p_long_line=0.005, p_bom=0.03, p_special_pattern=0.35, p_wild=0.5,
         p_derived_path=0.85, p_odd_url=0.12, p_rare_segment=0.12, groups=(1, 1, 1, 2, 2),
         rules_per_group=(1, 2, 3, 4, 5, 6, 8),
-    ),  # fmt: skip
-}
+    ),
+}  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -387,7 +387,7 @@ def derive_agent(rng: random.Random, value: str) -> str:
     if r < 0.9:
         return tok[:-1]
     if r < 0.95:
-        return "Mozilla/5.0 (compatible; %s/2.1)" % tok
+        return f"Mozilla/5.0 (compatible; {tok}/2.1)"
     if r < 0.97:  # letters whose Unicode case mapping lands on ASCII
         return tok.replace("k", "\u212a").replace("K", "\u212a").replace("s", "\u017f").replace("i", "\u0130")
     return tok.upper()
@@ -412,7 +412,7 @@ def gen_query(rng: random.Random, prof: Profile, patterns: list[str], groups: li
         others = [rng.choice(CALLER_AGENTS) for _ in range(rng.choice((1, 1, 2)))]
         if groups and rng.random() < 0.5:
             others[0] = derive_agent(rng, rng.choice([v for ag, _ in groups for v in ag] or ["foo"]))
-        agents: str | list[str] = [agent] + others if rng.random() > 0.02 else []  # [] = no agent at all
+        agents: str | list[str] = [agent, *others] if rng.random() > 0.02 else []  # [] = no agent at all
         rng.shuffle(agents)
     else:
         agents = agent
@@ -440,9 +440,9 @@ def render(rng: random.Random, prof: Profile, base: str, value: str) -> str:
         sep = before + ":" + after
     line = key + sep + value
     if rng.random() < prof.p_leading_ws:
-        line = rng.choice(WS + ("  ", " \t", "\v ", "\f\f")) + line
+        line = rng.choice((*WS, "  ", " \t", "\v ", "\f\f")) + line
     if rng.random() < prof.p_trailing_ws:
-        line += rng.choice(WS + ("  ", "\t ", " \v"))
+        line += rng.choice((*WS, "  ", "\t ", " \v"))
     if rng.random() < prof.p_fake_ws:
         k = rng.choice((0, len(key), len(key) + len(sep), len(line)))
         line = line[:k] + rng.choice(FAKE_WS) + line[k:]
@@ -661,7 +661,7 @@ def env_seed() -> int:
 
 
 def env_cases() -> int:
-    return int(os.environ.get("ROBOTRULES_DIFF_CASES", 100_000))
+    return int(os.environ.get("ROBOTRULES_DIFF_CASES", "100000"))
 
 
 def _oracle():
@@ -718,7 +718,7 @@ def main(argv: list[str] | None = None) -> int:
 
             d = robotrules.parse(c.body).check(c.url, c.agents)
             print(f"robotrules (allowed, line) = {(d.allowed, d.line)}")
-        except Exception as e:  # noqa: BLE001 - a report tool
+        except Exception as e:  # a report tool
             print(f"robotrules: {type(e).__name__}: {e}")
         return 0
     if args.show:

@@ -32,7 +32,7 @@ def robotrules_answer(rt: Any, url: str, agents: str | Sequence[str]) -> Any:
     try:
         d = rt.check(url, agents)
         return (d.allowed, d.line)
-    except Exception as e:  # noqa: BLE001 - a raising check is a disagreement to report
+    except Exception as e:  # a raising check is a disagreement to report
         return f"{type(e).__name__}: {e}"
 
 

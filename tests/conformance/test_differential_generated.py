@@ -50,7 +50,7 @@ def _run_profile(profile: str) -> None:
             body = _as_given(case, int(case.case_id.split(":")[1].split(".")[0]))
             try:
                 rt, parse_error = robotrules.parse(body), None
-            except Exception as e:  # noqa: BLE001 - parse must never raise (P3): report it
+            except Exception as e:  # parse must never raise (P3): report it
                 rt, parse_error = None, f"parse raised {type(e).__name__}: {e}"
         expected = oracle.check(body, case.agents, case.url)
         got = parse_error if rt is None else robotrules_answer(rt, case.url, case.agents)
@@ -58,7 +58,7 @@ def _run_profile(profile: str) -> None:
             try:  # allowed() is check().allowed
                 if rt.allowed(case.url, case.agents) != expected[0]:
                     got = f"allowed() = {not expected[0]} but check().allowed = {expected[0]}"
-            except Exception as e:  # noqa: BLE001
+            except Exception as e:
                 got = f"allowed() raised {type(e).__name__}: {e}"
         n += 1
         matched += expected[1] != 0

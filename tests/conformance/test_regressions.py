@@ -27,7 +27,7 @@ def test_regression_file_is_well_formed():
     ids = [c["id"] for c in CASES]
     assert len(ids) == len(set(ids)), "duplicate ids"
     for c in CASES:
-        assert REQUIRED <= c.keys(), (c.get("id"), REQUIRED - c.keys())
+        assert c.keys() >= REQUIRED, (c.get("id"), REQUIRED - c.keys())
         assert {"body", "body_b64", "body_parts"} & c.keys(), c["id"]
         assert {"url", "url_parts"} & c.keys(), c["id"]
         assert c["why"].strip() and c["source"].strip(), c["id"]

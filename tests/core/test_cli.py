@@ -1,12 +1,12 @@
-"""The robotrules command (click): check, lint, robots-url."""
+"""The robotrules command (click): check, lint, robots-url, fetch, --version."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import sys
 
-import pytest
-
+import robotrules
 from robotrules import cli
 
 
@@ -45,6 +45,15 @@ def test_robots_url_and_bad_url(capsys):
     code, out = run(["robots-url", "https://Example.COM:443/a?b#c", "not a url"], capsys)
     assert out.out.splitlines() == ["https://example.com/robots.txt"]
     assert "not an absolute URL" in out.err and code == 2
+
+
+def test_version_is_the_one_package_version(capsys):
+    """`robotrules --version` prints the version of the installed metadata, which is
+    `robotrules.__version__` (one source: src/robotrules/_version.py)."""
+    code, out = run(["--version"], capsys)
+    assert code == 0
+    assert out.out == f"robotrules, version {importlib.metadata.version('robotrules')}\n"
+    assert importlib.metadata.version("robotrules") == robotrules.__version__
 
 
 def test_missing_click_gives_the_install_hint(monkeypatch, capsys):

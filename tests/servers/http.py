@@ -28,6 +28,7 @@ is interruptible: :meth:`HTTPServer.stop` ends all of them at once, so no test h
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import gzip
 import itertools
@@ -256,19 +257,15 @@ class HTTPServer:
     def stop(self) -> None:
         """Stop accepting, interrupt every handler, close every connection; returns within ~2 s."""
         self.stopping.set()
-        try:  # wake the acceptor at once
+        with contextlib.suppress(OSError):  # wake the acceptor at once
             socket.create_connection((self.host, self.port), timeout=0.5).close()
-        except OSError:
-            pass
         self._acceptor.join(2)
         self._listener.close()
         with self._lock:
             socks = list(self._socks)
         for sock in socks:
-            try:
+            with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
         end = time.monotonic() + 2
         for thread in list(self._threads):
             thread.join(max(0.0, end - time.monotonic()))
@@ -314,7 +311,7 @@ class HTTPServer:
             data += chunk
         head = data.split(b"\r\n\r\n", 1)[0].decode("latin-1")
         lines = head.split("\r\n")
-        method, target, version = (lines[0].split(" ", 2) + ["", ""])[:3]
+        method, target, version = [*lines[0].split(" ", 2), "", ""][:3]
         headers: dict[str, str] = {}
         for line in lines[1:]:
             name, _, value = line.partition(":")
@@ -350,10 +347,8 @@ class HTTPServer:
         finally:
             with self._lock:
                 self._socks.discard(sock)
-            try:
+            with contextlib.suppress(OSError):
                 sock.close()
-            except OSError:
-                pass
 
 
 # -- handlers ---------------------------------------------------------------------------------

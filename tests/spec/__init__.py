@@ -1,1 +1,1 @@
-"""Table-driven specification tests, one module per SPEC area (see /work/shared/SPEC.md)."""
+"""Table-driven specification tests, one module per SPEC area (the ids are defined in docs/requirements.md)."""

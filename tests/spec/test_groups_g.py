@@ -189,7 +189,7 @@ G3 = flatten(
 ALL = flatten(G5, G5_MERGE, G4, G1, G2, G3)
 
 
-@pytest.mark.parametrize("mode, body, agent, url, expected, why", ALL)
+@pytest.mark.parametrize(("mode", "body", "agent", "url", "expected", "why"), ALL)
 def test_group_selection(mode, body, agent, url, expected, why):
     """G1-G5: each row pins which group's rules an agent (or list of agents) follows."""
     rt = robotrules.parse(body, mode=mode)
@@ -197,7 +197,7 @@ def test_group_selection(mode, body, agent, url, expected, why):
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("mode, body, agent, url, expected, why", google_rows(ALL))
+@pytest.mark.parametrize(("mode", "body", "agent", "url", "expected", "why"), google_rows(ALL))
 def test_reference_agrees(mode, body, agent, url, expected, why):
     """The google-mode expectations above are the reference's answers."""
     assert oracle_allowed(body, agent, url) is expected, why

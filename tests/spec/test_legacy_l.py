@@ -141,14 +141,14 @@ L3 = flatten(
 ALL = flatten(EXAMPLES, L1, L2, L3)
 
 
-@pytest.mark.parametrize("mode, body, agent, url, expected, why", ALL)
+@pytest.mark.parametrize(("mode", "body", "agent", "url", "expected", "why"), ALL)
 def test_legacy_1994(mode, body, agent, url, expected, why):
     """L1-L3: each row pins one rule of the 1994 standard."""
     rt = robotrules.parse(body, mode=mode)
     assert rt.allowed(url, agent) is expected, why
 
 
-@pytest.mark.parametrize("body, agent, url", [
+@pytest.mark.parametrize(("body", "agent", "url"), [
     ("User-agent: *\nDisallow: /\nAllow: /public\n", "bot", U + "/public/x"),
     ("User-agent: *\nDisallow: /*.php\n", "bot", U + "/index.php"),
     ("User-agent: a\n\nDisallow: /x\n", "a", U + "/x"),

@@ -56,14 +56,14 @@ SITEMAPS = [
 ]
 
 
-@pytest.mark.parametrize("mode, body, expected, why", SITEMAPS)
+@pytest.mark.parametrize(("mode", "body", "expected", "why"), SITEMAPS)
 def test_sitemaps(mode, body, expected, why):
     """N1: rt.sitemaps lists the sitemap URLs in file order."""
     assert list(robotrules.parse(body, mode=mode).sitemaps) == expected, why
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("mode, body, expected, why",
+@pytest.mark.parametrize(("mode", "body", "expected", "why"),
                          [p for p in SITEMAPS if p.values[0] == "google"])
 def test_reference_sitemaps_agree(mode, body, expected, why):
     """The google-mode sitemap lists above are the values the reference's parser reports."""
@@ -118,7 +118,7 @@ CRAWL_DELAY = [
 ]
 
 
-@pytest.mark.parametrize("mode, body, agent, expected, why", CRAWL_DELAY)
+@pytest.mark.parametrize(("mode", "body", "agent", "expected", "why"), CRAWL_DELAY)
 def test_crawl_delay(mode, body, agent, expected, why):
     """N2: crawl_delay(agent) is the value of the group that applies to the agent."""
     value = robotrules.parse(body, mode=mode).crawl_delay(agent)

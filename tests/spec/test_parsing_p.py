@@ -12,8 +12,7 @@ import pytest
 
 import robotrules
 
-from ._cases import ALLOW, BOTH, DISALLOW, GOOGLE, LIMIT, RFC, U, case, flatten, google_rows
-from ._cases import oracle_allowed, pad_to
+from ._cases import ALLOW, DISALLOW, GOOGLE, LIMIT, RFC, U, case, flatten, google_rows, oracle_allowed, pad_to
 
 # --- P1: lines separated by CR, CR LF or LF --------------------------------------------------
 P1 = flatten(
@@ -193,7 +192,7 @@ F9 = flatten(
 ALL = flatten(P1, P2, P3, P4, P5, P6, P7, F9)
 
 
-@pytest.mark.parametrize("mode, body, agent, url, expected, why", ALL)
+@pytest.mark.parametrize(("mode", "body", "agent", "url", "expected", "why"), ALL)
 def test_parsing_rule(mode, body, agent, url, expected, why):
     """P1-P7, F9: each row pins one parsing behaviour (see its id and why)."""
     rt = robotrules.parse(body, mode=mode)
@@ -201,7 +200,7 @@ def test_parsing_rule(mode, body, agent, url, expected, why):
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("mode, body, agent, url, expected, why", google_rows(ALL))
+@pytest.mark.parametrize(("mode", "body", "agent", "url", "expected", "why"), google_rows(ALL))
 def test_reference_agrees(mode, body, agent, url, expected, why):
     """The google-mode expectations above are the reference's answers (SPEC: the reference
     decides in google mode)."""

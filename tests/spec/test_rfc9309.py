@@ -12,8 +12,7 @@ import pytest
 
 import robotrules
 
-from ._cases import ALLOW, BOTH, DISALLOW, GOOGLE, RFC, U, case, flatten, google_rows
-from ._cases import oracle_allowed
+from ._cases import ALLOW, BOTH, DISALLOW, GOOGLE, RFC, U, case, flatten, google_rows, oracle_allowed
 
 # RFC 9309 5.1, verbatim (without the "EOF" marker line of the figure).
 SIMPLE = (
@@ -174,7 +173,7 @@ STRICT = flatten(
 ALL = flatten(S5_1, S5_2, S2_2, S2_2_2, S2_2_2_MORE, STRICT)
 
 
-@pytest.mark.parametrize("mode, body, agent, url, expected, why", ALL)
+@pytest.mark.parametrize(("mode", "body", "agent", "url", "expected", "why"), ALL)
 def test_rfc9309(mode, body, agent, url, expected, why):
     """RFC 9309 sections 2.2 and 5: each row cites its section in the id."""
     rt = robotrules.parse(body, mode=mode)
@@ -182,7 +181,7 @@ def test_rfc9309(mode, body, agent, url, expected, why):
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("mode, body, agent, url, expected, why", google_rows(ALL))
+@pytest.mark.parametrize(("mode", "body", "agent", "url", "expected", "why"), google_rows(ALL))
 def test_reference_agrees(mode, body, agent, url, expected, why):
     """The google-mode rows (5.1, 5.2 and the contrasts) are the reference's answers."""
     assert oracle_allowed(body, agent, url) is expected, why

@@ -12,7 +12,7 @@ import pytest
 
 import robotrules
 
-from ._cases import ALLOW, BOTH, DISALLOW, GOOGLE, U, case, flatten, google_rows, oracle_allowed
+from ._cases import ALLOW, DISALLOW, GOOGLE, U, case, flatten, google_rows, oracle_allowed
 
 # --- R5: the seeds' path table (001, 002, 003) --------------------------------------------------
 PATH_TABLE = {
@@ -223,7 +223,7 @@ R4 = flatten(
 ALL = flatten(R5, R5_NO_SLASH, R6, R6_MORE, R1, R3, R4)
 
 
-@pytest.mark.parametrize("mode, body, agent, url, expected, why", ALL)
+@pytest.mark.parametrize(("mode", "body", "agent", "url", "expected", "why"), ALL)
 def test_rule_matching(mode, body, agent, url, expected, why):
     """R1-R6: each row pins whether a rule matches a URL and which rule wins."""
     rt = robotrules.parse(body, mode=mode)
@@ -231,7 +231,7 @@ def test_rule_matching(mode, body, agent, url, expected, why):
 
 
 @pytest.mark.oracle
-@pytest.mark.parametrize("mode, body, agent, url, expected, why", google_rows(ALL))
+@pytest.mark.parametrize(("mode", "body", "agent", "url", "expected", "why"), google_rows(ALL))
 def test_reference_agrees(mode, body, agent, url, expected, why):
     """The google-mode expectations above (seed tables included) are the reference's answers."""
     assert oracle_allowed(body, agent, url) is expected, why

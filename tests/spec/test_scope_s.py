@@ -84,7 +84,7 @@ ROBOTS_URL = [
 ]
 
 
-@pytest.mark.parametrize("url, expected, why", ROBOTS_URL)
+@pytest.mark.parametrize(("url", "expected", "why"), ROBOTS_URL)
 def test_robots_url(url, expected, why):
     """S1-S5: the robots.txt URL that governs a URL."""
     assert robotrules.robots_url(url) == expected, why
@@ -116,14 +116,14 @@ SCOPE_ROWS = [
 ]
 
 
-@pytest.mark.parametrize("robots, page, valid", SCOPE_ROWS)
+@pytest.mark.parametrize(("robots", "page", "valid"), SCOPE_ROWS)
 def test_seed_scope_table_via_robots_url(robots, page, valid):
     """S1, S2, S4, S5: the seeds' table: a robots.txt is valid for a page iff the page's
     robots_url is that robots.txt's own robots_url."""
     assert (robotrules.robots_url(page) == robotrules.robots_url(robots)) is valid
 
 
-@pytest.mark.parametrize("robots, page, valid", SCOPE_ROWS)
+@pytest.mark.parametrize(("robots", "page", "valid"), SCOPE_ROWS)
 def test_seed_scope_table_via_same_scope(robots, page, valid):
     """S1, S2, S4, S5: the same table through robotrules.same_scope, if it is exported."""
     same_scope = getattr(robotrules, "same_scope", None)
