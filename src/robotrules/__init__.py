@@ -4,7 +4,7 @@
 ``check(url, agent)`` for the verdict with its deciding line. ``robots_url(url)`` names the
 robots.txt that governs a URL. :class:`RobotsClient` and :class:`AsyncRobotsClient` fetch and
 cache robots.txt files as Google does (in a :class:`MemoryStore`, :class:`SQLiteStore` or
-:class:`RedisStore`) and answer for any URL. Requirement ids in docstrings refer to the SPEC.
+:class:`RedisStore`) and answer for any URL. Requirement ids in docstrings (F5, R6, ...) are defined in ``docs/requirements.md``.
 """
 
 from robotrules._version import __version__ as __version__

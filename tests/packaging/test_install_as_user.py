@@ -19,7 +19,6 @@ import subprocess
 import sys
 import tarfile
 import zipfile
-from collections.abc import Iterator
 from email.parser import Parser
 from pathlib import Path
 
@@ -105,12 +104,12 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def built(source: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+def built(source: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``python -m build``: the sdist, then the wheel built from that sdist (both isolated)."""
     pytest.importorskip("build", reason="the 'build' package (test extra) runs the sdist round trip")
     dist = tmp_path_factory.mktemp("dist")
     _run([sys.executable, "-m", "build", "--outdir", dist, source], cwd=source)
-    yield dist
+    return dist
 
 
 def test_pip_install_dot_with_extras_gives_the_compiled_core_that_passes_the_suites(source: Path, tmp_path: Path) -> None:
