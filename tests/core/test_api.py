@@ -52,6 +52,28 @@ def test_core_imports_only_the_standard_library_and_no_io(module):
             assert name not in FORBIDDEN and top not in FORBIDDEN, f"{module} imports {name} (I/O or clock)"
 
 
+def _core_imports(module: str) -> set[str]:
+    """The robotrules.core modules that core/<module>.py imports, TYPE_CHECKING imports included."""
+    tree = ast.parse((CORE / module).read_text())
+    return {node.module for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("robotrules.core.")}
+
+
+def test_the_matcher_does_not_import_the_model_and_rules_import_no_core_module():
+    """Issue #7: the model builds on the matcher, never the other way round (not even for
+    types); rules.py, the one definition of the rank (R6), depends on no other core module."""
+    assert "robotrules.core.model" not in _core_imports("matcher.py")
+    assert _core_imports("rules.py") == set()
+
+
+def test_decision_is_exported_from_the_module_that_makes_it():
+    """DESIGN "Public names": robotrules.Decision is what check() returns, defined in robotstxt."""
+    from robotrules.core.robotstxt import Decision
+
+    assert robotrules.Decision is Decision
+    assert type(robotrules.parse(b"").check("/", "a")) is Decision
+
+
 def test_unknown_mode_is_a_clear_value_error():
     with pytest.raises(ValueError, match="expected one of google, legacy1994, rfc9309"):
         robotrules.parse(b"", mode="strict")

@@ -14,6 +14,8 @@ from hypothesis import strategies as st
 from robotrules.core import lexer, urls
 from robotrules.core.model import build_model
 from robotrules.core.modes import MODES
+from robotrules.core.pattern import google_escape, rfc_normalise_pattern
+from robotrules.core.rules import ALLOW_BIT, rank
 
 KEYS = ["user-agent", "User-agent", "USER-AGENT", "Disallow", "disallow", "Allow", "ALLOW", "Sitemap",
         "useragent", "dissallow", "crawl-delay", "Disallow ", " Allow", "foo", ""]
@@ -47,6 +49,28 @@ def test_fast_line_path_builds_the_same_model_as_the_tokenizer(mode_name, body_l
     fast = build_model(body, MODES[mode_name])
     general = _model_without_fast_path(body, mode_name, monkeypatch)
     assert _shape(fast) == _shape(general)
+
+
+@pytest.mark.parametrize("mode_name", sorted(MODES))
+@settings(max_examples=300, deadline=None)
+@given(body_lines=st.lists(lines(), max_size=12))
+def test_builder_packs_each_rule_rank_as_rules_rank_does(mode_name, body_lines):
+    """R6: the builder packs a rule's rank inline (the hot path of parse); every rule line gets
+    exactly rules.rank(allow, len(pattern), line). Google's implied "/dir/$" rules (allow, same
+    line, shorter) are the only other ranks."""
+    mode = MODES[mode_name]
+    body = "\n".join(body_lines).encode("utf-8")
+    model = build_model(body, mode)
+    normalise = rfc_normalise_pattern if mode.normalise_percent_encoding else google_escape
+    orphans = set(model.orphan_rules)
+    expected = {
+        rank(kind == lexer.ALLOW, len(normalise(value)), line)
+        for line, kind, _, value, _ in lexer.lex(body, mode).events
+        if kind in (lexer.ALLOW, lexer.DISALLOW) and line not in orphans
+    }
+    packed = {r for group in model.groups for r, _ in group.ruleset.ranked()}
+    assert expected <= packed
+    assert all(r & ALLOW_BIT for r in packed - expected)
 
 
 URL_PARTS = st.sampled_from(["http", "https", "ftp", "h2", "", "//", "a/b", "x?y", "s;t"])

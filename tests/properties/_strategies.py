@@ -13,7 +13,7 @@ Two families of robots.txt generators:
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from hypothesis import strategies as st
 
@@ -242,10 +242,7 @@ def reference_match(pattern: str, path: str) -> bool:
     n = len(path)
     cur = {0}
     for ch in pattern:
-        if ch == "*":
-            cur = set(range(min(cur), n + 1))
-        else:
-            cur = {i + 1 for i in cur if i < n and path[i] == ch}
+        cur = set(range(min(cur), n + 1)) if ch == "*" else {i + 1 for i in cur if i < n and path[i] == ch}
         if not cur:
             return False
     return n in cur if anchored else True

@@ -65,7 +65,7 @@ def _mixed_eols(lines, eols):
     for i in range(1, len(lines)):
         if eols[i - 1] == "\r" and lines[i] == "" and eols[i] == "\n":
             eols[i] = "\r\n"  # "\r" + "" + "\n" would be one CRLF, not two line breaks
-    return "".join(line + eol for line, eol in zip(lines, eols))
+    return "".join(line + eol for line, eol in zip(lines, eols, strict=True))
 
 
 @settings(max_examples=150, deadline=None)
@@ -114,13 +114,14 @@ def test_comment_lines_and_trailing_comments_change_nothing(gs, data, urls, mode
     boundary (and not a legacy1994 record separator)."""
     lines, tags = render_groups(gs)
     new_lines, new_tags = [], []
-    for line, tag in zip(lines, tags):
+    for line, tag in zip(lines, tags, strict=True):
         for _ in range(data.draw(st.integers(0, 2))):
             new_lines.append(data.draw(st.sampled_from(("", " ", "\t"))) + "#" + data.draw(comment_text))
             new_tags.append(("comment",))
+        commented = line
         if line and data.draw(st.booleans()):
-            line += data.draw(st.sampled_from(("#", " #", "\t# ", " # "))) + data.draw(comment_text)
-        new_lines.append(line)
+            commented += data.draw(st.sampled_from(("#", " #", "\t# ", " # "))) + data.draw(comment_text)
+        new_lines.append(commented)
         new_tags.append(tag)
     if data.draw(st.booleans()):
         new_lines.append("# the end")
@@ -184,9 +185,9 @@ def test_splitting_a_group_into_two_for_the_same_agents_changes_nothing(mode, gs
     g = gs[gi]
     k = data.draw(st.integers(1, len(g.rules) - 1))
     first, second = dataclasses.replace(g, rules=g.rules[:k]), dataclasses.replace(g, rules=g.rules[k:])
-    rest = gs[:gi] + [first] + gs[gi + 1:]
+    rest = [*gs[:gi], first, *gs[gi + 1:]]
     pos = data.draw(st.integers(0, len(rest)))
-    gs2 = rest[:pos] + [second] + rest[pos:]
+    gs2 = [*rest[:pos], second, *rest[pos:]]
     la, ta = render_groups(gs)
     lb, tb = render_groups(gs2)
     a, b = robotrules.parse(join_lines(la), mode=mode), robotrules.parse(join_lines(lb), mode=mode)

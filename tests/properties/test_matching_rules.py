@@ -48,7 +48,7 @@ def test_trailing_star_changes_no_pattern_match(pattern, paths):
     from robotrules.core.pattern import compile_pattern
 
     p, ps = compile_pattern(pattern), compile_pattern(pattern + "*")
-    for path in paths + [pattern.replace("*", ""), pattern.replace("*", "x") + "y"]:
+    for path in [*paths, pattern.replace("*", ""), pattern.replace("*", "x") + "y"]:
         assert p.matches(path) == ps.matches(path) == reference_match(pattern, path), path
 
 
@@ -61,7 +61,7 @@ def test_trailing_star_on_a_lone_rule_changes_no_decision(mode, kind, pattern, u
     body = "user-agent: *\n{}: {}\n"
     a = robotrules.parse(body.format(kind, pattern), mode=mode)
     b = robotrules.parse(body.format(kind, pattern + "*"), mode=mode)
-    urls = urls + [pattern.replace("*", "")]
+    urls = [*urls, pattern.replace("*", "")]
     assert decisions(a, urls, ["foo"]) == decisions(b, urls, ["foo"])
 
 
@@ -128,7 +128,8 @@ def test_utf8_and_percent_encoded_rules_decide_alike(mode, kind, pattern, others
         return join_lines(["user-agent: *", *rules])
 
     plain = pattern.rstrip("$").replace("*", "")
-    urls = extra + [
+    urls = [
+        *extra,
         plain, _pct(plain, "upper"), _pct(plain, "lower"), _pct(plain, "upper") + "x",
         _pct(plain[:-1], "upper"), "http://example.com" + _pct(plain, "upper"),
         _pct(pattern.rstrip("$").replace("*", "-\u00e9-"), "upper"),
@@ -205,7 +206,7 @@ def test_a_longer_matching_allow_beats_every_disallow(mode, gs, paths):
     for path in paths:
         q = path + "*" * max(1, longest + 1 - len(path))
         assert reference_match(q, path)
-        gs2 = [dataclasses.replace(g, rules=g.rules + (Rule(10_000, "allow", q),)) for g in gs]
+        gs2 = [dataclasses.replace(g, rules=(*g.rules, Rule(10_000, "allow", q))) for g in gs]
         b = _parse_groups(gs2, mode)
         for ag in QUERY_AGENTS:
             if not a.allowed(path, ag):

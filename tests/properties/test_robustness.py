@@ -18,8 +18,8 @@ import robotrules
 
 from ._strategies import (
     MODES,
-    decision_key,
     any_text,
+    decision_key,
     robots_like_bytes,
     wild_agents,
     wild_body,
@@ -144,7 +144,7 @@ def _public_attrs(obj) -> list[str]:
             continue
         try:
             value = getattr(obj, name)
-        except Exception:  # noqa: BLE001
+        except Exception:
             continue
         if not callable(value):
             names.append(name)
@@ -183,7 +183,7 @@ def _walk(obj, path: str, seen: set[int], out: list[tuple[str, object]]) -> None
     for name in _public_attrs(obj):
         try:
             value = getattr(obj, name)
-        except Exception:  # noqa: BLE001
+        except Exception:
             continue
         _walk(value, f"{path}.{name}", seen, out)
 
@@ -241,8 +241,8 @@ def test_hashability_is_consistent(body, url, agent, mode):
     pairs = [(a, b), (da, db)]
     if da.rule is not None and db.rule is not None:
         pairs.append((da.rule, db.rule))
-    pairs += list(zip(da.groups, db.groups))
-    pairs += list(zip(a.diagnostics, b.diagnostics))
+    pairs += list(zip(da.groups, db.groups, strict=True))
+    pairs += list(zip(a.diagnostics, b.diagnostics, strict=True))
     for x, y in pairs:
         hx = _hash_outcome(x)
         assert _hash_outcome(x) == hx

@@ -78,7 +78,7 @@ def test_one_parsed_file_checked_from_8_threads_answers_like_sequential(mode):
                     if rt.crawl_delay(a) != expected_delay[i]:
                         raise AssertionError(f"crawl_delay for query {i} differs")
             results[k] = got
-        except BaseException as e:  # noqa: BLE001
+        except BaseException as e:
             errors.append(e)
 
     old = sys.getswitchinterval()
@@ -94,7 +94,7 @@ def test_one_parsed_file_checked_from_8_threads_answers_like_sequential(mode):
 
     assert errors == []
     for k in range(N_THREADS):
-        mismatches = [i for i, (e, g) in enumerate(zip(expected, results[k])) if e != g]
+        mismatches = [i for i, (e, g) in enumerate(zip(expected, results[k], strict=True)) if e != g]
         assert mismatches == [], f"thread {k}: queries {mismatches[:5]} differ from sequential"
     # and the shared object still answers as before
     assert [rt.check(u, a) for u, a in queries] == expected

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from robotrules.core.lexer import WS
+
 __all__ = [
     "caller_key",
     "is_global_agent",
@@ -20,7 +22,6 @@ __all__ = [
 ]
 
 _TOKEN_RE = re.compile(r"[A-Za-z_-]*")
-_WS = " \t\n\v\f\r"
 
 
 def product_token(value: str) -> str:
@@ -37,7 +38,7 @@ def is_global_agent(value: str, *, star_with_text: bool) -> bool:
     """
     if value == "*":
         return True
-    return star_with_text and len(value) > 1 and value[0] == "*" and value[1] in _WS
+    return star_with_text and len(value) > 1 and value[0] == "*" and value[1] in WS
 
 
 def caller_key(agent: str) -> str | None:
@@ -65,9 +66,12 @@ def legacy_agent_matches(record_value: str, caller: str) -> bool:
 
 # Product names in User-Agent headers that identify browsers, engines and platforms, not crawlers.
 _GENERIC = frozenset(
-    "mozilla applewebkit khtml like gecko chrome chromium safari firefox version mobile compatible "
-    "windows linux android iphone ipad macintosh x11 u wow64 win64 x64 opera edg edge trident msie "
-    "cpu os mac intel nt rv wv build ubuntu k like".split()
+    {
+        "mozilla", "applewebkit", "khtml", "like", "gecko", "chrome", "chromium", "safari", "firefox",
+        "version", "mobile", "compatible", "windows", "linux", "android", "iphone", "ipad", "macintosh",
+        "x11", "u", "wow64", "win64", "x64", "opera", "edg", "edge", "trident", "msie", "cpu", "os",
+        "mac", "intel", "nt", "rv", "wv", "build", "ubuntu", "k",
+    }
 )
 _PRODUCT_RE = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.!-]*")
 

@@ -14,13 +14,13 @@ import re
 from typing import NamedTuple
 
 __all__ = [
+    "KNOWN_FIELDS",
     "ContentUsage",
     "RequestRate",
     "parse_content_signal",
     "parse_content_usage",
     "parse_crawl_delay",
     "parse_request_rate",
-    "KNOWN_FIELDS",
 ]
 
 KNOWN_FIELDS: dict[str, str] = {
@@ -59,7 +59,7 @@ _UNIT = {"": 1.0, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
 
 
 def parse_request_rate(value: str) -> RequestRate | None:
-    """``"1/10s"`` -> RequestRate(1, 10.0); units s, m, h, d (seconds by default). None if unreadable."""
+    """``"1/10s"`` -> RequestRate(1, 10.0); units s, m, h, d (seconds by default). None if unreadable or zero."""
     m = _RATE_RE.match(value)
     if m is None:
         return None
@@ -70,9 +70,11 @@ def parse_request_rate(value: str) -> RequestRate | None:
 
 
 def _pairs(text: str) -> dict[str, str] | None:
+    """Comma-separated ``key=value`` items, lower-cased, quotes around a value dropped; None
+    when an item is not ``key=value`` or there is none."""
     out: dict[str, str] = {}
-    for item in text.split(","):
-        item = item.strip()
+    for raw in text.split(","):
+        item = raw.strip()
         if not item:
             continue
         key, sep, val = item.partition("=")

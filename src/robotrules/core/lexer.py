@@ -1,4 +1,4 @@
-"""Bytes to line events: the one tokeniser that the model, the matcher and the linter share.
+"""Bytes to line events: the one tokeniser that the model builder and the linter share.
 
 P1: lines end at CR, LF or CR LF. P3: a leading BOM is skipped. P4: ``#`` starts a comment
 anywhere; surrounding ASCII whitespace is dropped; a comment-only line yields no event.
@@ -30,13 +30,13 @@ __all__ = [
     "F_PREFIX",
     "F_TYPO",
     "INVALID",
-    "Lexed",
     "MAX_LINE_BYTES",
     "OTHER",
     "SITEMAP",
     "SIZE_LIMIT",
     "USER_AGENT",
     "WS",
+    "Lexed",
     "decode",
     "fast_keys",
     "lex",
@@ -97,7 +97,7 @@ _GOOGLE_NAMES: tuple[tuple[str, int, bool], ...] = (
 
 
 class Lexed(NamedTuple):
-    """The events of one file plus the file-level facts the linter reports."""
+    """The events of one file and facts about the whole file (the linter reports its BOM)."""
 
     events: list[tuple[int, int, str, str, int]]
     bom_bytes: int  # how many leading BOM bytes were skipped (P3)
@@ -153,7 +153,7 @@ def split_lines(text: str, mode: Mode) -> list[str]:
 
 
 def _classify(lower_key: str, mode: Mode) -> tuple[int, int]:
-    """Kind and flags of a field name that is not exactly one of the four standard names."""
+    """Kind and flags of a field name that is not exactly a standard name the mode accepts."""
     if mode.field_prefix_match:
         for name, kind, typo in _GOOGLE_NAMES:
             if (typo and not mode.accept_typos) or not lower_key.startswith(name):

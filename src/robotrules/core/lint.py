@@ -1,6 +1,14 @@
 """Diagnostics: what a site owner should know about their robots.txt (P2, P3, P6, G1, G4, N2, R1-R6, F9).
 
-The linter reads the same lexer events and model as the matcher; it never re-tokenises.
+The linter runs the parser's own code, so it reads each line as the parser does, but it reads
+the body more than once. :func:`~robotrules.core.lexer.lex` tokenises every line
+(:func:`~robotrules.core.lexer.tokenize_line`) for the line findings, and
+:func:`~robotrules.core.model.build_model` reads the body again for the group findings (rules
+outside groups, merged groups, shadowed rules). In a mode that cuts lines (``c_string_lines``),
+a body with a NUL byte or over 16,663 bytes is split once more, uncut, to find the lines that
+get cut. Parsing for crawling never pays for any of this: :func:`~robotrules.core.robotstxt.parse`
+does not lint.
+
 Each finding has a stable ``code`` (listed in :data:`CODES` and the README), a severity
 ("error": a line or intent is lost; "warning": accepted, but not by every crawler or not as
 probably meant; "info": worth knowing) and the 1-based line it concerns (0 for the whole file).
@@ -21,8 +29,8 @@ from robotrules.core.extensions import (
     parse_request_rate,
 )
 from robotrules.core.model import Group, Model, build_model, text
-from robotrules.core.rules import Rule, rank
 from robotrules.core.modes import Mode, get_mode
+from robotrules.core.rules import Rule, rank
 
 __all__ = ["CODES", "Diagnostic", "lint"]
 
@@ -154,7 +162,13 @@ def _event_findings(lexed: lexer.Lexed, mode: Mode) -> list[Diagnostic]:
 
 
 def _shadow_key(pattern: str, wildcards: bool) -> tuple[str, str]:
-    """A key equal for two patterns that match exactly the same paths (R4: trailing/doubled '*')."""
+    """A key meant to be equal only for patterns that match exactly the same paths.
+
+    It folds what R4 makes meaningless (trailing ``*``s, doubled ``*``); patterns that match the
+    same paths in other ways get different keys. One known exception, a bug left for a change of
+    its own: a wildcard pattern ending in ``$`` and the same pattern with trailing ``*``s
+    ("/a*b$" and "/a*b$*", where the ``$`` is literal) get the same key.
+    """
     if not wildcards:
         return ("literal", pattern)
     if "*" in pattern:
@@ -184,7 +198,7 @@ def _group_findings(model: Model, mode: Mode) -> list[Diagnostic]:
     reported: set[int] = set()
     for groups in merged.values():
         winners: dict[tuple[str, str], Rule] = {}
-        rules = sorted((rule for group in groups for rule in group.rules), key=rank_of, reverse=True)
+        rules = sorted((rule for group in groups for rule in group.rules), key=_rank_of, reverse=True)
         for rule in rules:
             winner = winners.setdefault(_shadow_key(rule.pattern, mode.wildcards), rule)
             if winner is not rule and rule.priority and rule.line not in reported:
@@ -193,7 +207,8 @@ def _group_findings(model: Model, mode: Mode) -> list[Diagnostic]:
     return found
 
 
-def rank_of(rule: Rule) -> int:
+def _rank_of(rule: Rule) -> int:
+    """The rule's rank (R6), for sorting rules best first."""
     return rank(rule.allow, rule.priority, rule.line)
 
 

@@ -9,8 +9,10 @@ catch-alls ("", "/", "*", "/*": they match every path, only the best counts), li
 prefixes (a test of the path's first two characters, then one ``str.startswith(tuple)``,
 reject them all at C speed), exact paths ("/page$", one dict lookup) and wildcard patterns
 (tried only while they could still outrank the best match so far, and only when the path
-contains their longest literal segment; then matched in linear time by :class:`Pattern`). The model builder sorts each rule into its kind
-with :func:`classify` as it reads it. Immutable; safe to share between threads.
+contains their longest literal segment; then matched in linear time by
+:class:`~robotrules.core.pattern.Pattern`). The model builder sorts each rule into its kind
+as it reads it (with :func:`classify`, or inline for a pattern without ``*`` and ``$``).
+Immutable; safe to share between threads.
 """
 
 from __future__ import annotations
@@ -18,23 +20,22 @@ from __future__ import annotations
 import heapq
 import struct
 from array import array
-from types import MappingProxyType
+from collections.abc import Iterable, Iterator, Mapping
 from operator import itemgetter
-from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, NamedTuple
+from types import MappingProxyType
+from typing import NamedTuple
 
 from robotrules.core.pattern import compile_pattern
-from robotrules.core.rules import ALLOW_BIT, PRIORITY_SHIFT, Ranked, Rule, make_rule
+from robotrules.core.rules import Ranked, Rule, disallows, make_rule
 
-if TYPE_CHECKING:
-    from robotrules.core.model import Group
-
-__all__ = ["Decision", "Parts", "RuleSet", "EMPTY", "classify", "pattern_of", "verdict"]
+__all__ = ["EMPTY", "Parts", "RuleSet", "classify"]
 
 
 class Parts(NamedTuple):
     """Rules by kind, each list best first: floor (rank, pattern), literal (rank, prefix),
-    exact (rank, path), wild (rank, pattern). A literal prefix or exact path is the pattern
-    without its trailing ``*``s or final ``$``; :func:`pattern_of` restores the pattern."""
+    exact (rank, path), wild (rank, pattern). A literal prefix is the pattern without its
+    trailing ``*``s (:func:`~robotrules.core.rules.make_rule` puts them back from the rank);
+    an exact path is the pattern without its final ``$``."""
 
     floor: list[Ranked]
     literal: list[Ranked]
@@ -43,7 +44,11 @@ class Parts(NamedTuple):
 
 
 def classify(parts: Parts, r: int, pattern: str, wildcards: bool) -> None:
-    """Append one rule to the list of its kind (R4: a trailing ``*`` changes nothing)."""
+    """Append one rule to the list of its kind (R4: a trailing ``*`` changes nothing).
+
+    Without ``wildcards`` (``legacy1994``, L3) ``*`` and ``$`` are literal characters, so every
+    pattern is a literal prefix or a catch-all: this is the one place that flag acts on matching.
+    """
     key = pattern
     if wildcards:
         if "*" in pattern:
@@ -54,7 +59,7 @@ def classify(parts: Parts, r: int, pattern: str, wildcards: bool) -> None:
         elif pattern.endswith("$"):  # a final "$" anchors; any other "$" is literal
             parts.exact.append((r, pattern[:-1]))
             return
-    if key == "" or key == "/":  # matches every path (paths start with "/")
+    if key in ("", "/"):  # matches every path (paths start with "/")
         parts.floor.append((r, pattern))
     else:
         parts.literal.append((r, key))
@@ -63,13 +68,6 @@ def classify(parts: Parts, r: int, pattern: str, wildcards: bool) -> None:
 def _probe(pattern: str) -> str:
     """The longest literal segment of a wildcard pattern: every path it matches contains it."""
     return max((pattern[:-1] if pattern.endswith("$") else pattern).split("*"), key=len)
-
-
-def pattern_of(r: int, key: str, anchored: bool) -> str:
-    """The written pattern of a literal (trailing ``*``s restored from its length) or exact rule."""
-    if anchored:
-        return key + "$"
-    return key + "*" * ((r >> PRIORITY_SHIFT) - len(key))
 
 
 class RuleSet(NamedTuple):
@@ -96,7 +94,7 @@ class RuleSet(NamedTuple):
     def build(cls, parts: Parts, written: Mapping[int, str] | None, can_disallow: bool | None = None) -> RuleSet:
         """From ``parts`` with every list sorted best first (``can_disallow`` if the caller knows it)."""
         if can_disallow is None:
-            can_disallow = any(not r & ALLOW_BIT and r >= _PRIORITY_ONE for kind in parts for r, _ in kind)
+            can_disallow = any(disallows(r) for kind in parts for r, _ in kind)
         floor, literal, exact, wild = parts
         best: Mapping[str, int] | None = None
         if exact:
@@ -142,23 +140,24 @@ class RuleSet(NamedTuple):
         for rs in rulesets:
             written.update(rs.written or {})
         all_parts = [rs.parts for rs in rulesets]
-        merged = Parts(*(list(heapq.merge(*(p[i] for p in all_parts), reverse=True)) for i in range(4)))  # type: ignore[arg-type]
+        merged = Parts(*(list(heapq.merge(*(p[i] for p in all_parts), reverse=True)) for i in range(4)))
         return cls.build(merged, written or None)
 
     def best(self, path: str) -> Ranked | None:
         """The deciding (rank, pattern) for ``path``, or None when no rule matches (R6)."""
         found = self.floor_best
         prefixes = self.prefixes
-        # A path starting with a prefix starts with its first two characters. Every path starts
-        # with "/" and every head is two characters long, so looking the path's first two up in
-        # the joined heads is a necessary condition (a chance match across two heads only costs
-        # the full test).
+        # A path starting with a prefix starts with the prefix's first two characters, its head.
+        # Every path starts with "/", so a prefix that can match one has two characters or more
+        # ("/" is a catch-all, and a one-character prefix such as "a" never matches): the path's
+        # first two characters standing in the joined heads is a necessary condition (a chance
+        # match across two heads only costs the full test).
         if prefixes and path[:2] in self.heads and path.startswith(prefixes):
             for key in prefixes:
                 if path.startswith(key):
                     r = _RANK.unpack_from(self.ranks, 8 * prefixes.index(key))[0]  # first of equal keys: the best
                     if found is None or r > found[0]:
-                        found = (r, pattern_of(r, key, False))
+                        found = (r, key)  # without its trailing "*"s, if any (see Ranked)
                     break
         if self.exact_best:
             hit = self.exact_best.get(path)
@@ -178,54 +177,12 @@ class RuleSet(NamedTuple):
         return make_rule(found, self.written)
 
     def ranked(self) -> Iterator[Ranked]:
-        """Every rule as (rank, pattern), best first."""
+        """Every rule as (rank, pattern), best first (a literal prefix without its trailing ``*``s)."""
         floor, literal, exact, wild = self.parts
-        return heapq.merge(
-            floor,
-            ((r, pattern_of(r, key, False)) for r, key in literal),
-            ((r, pattern_of(r, key, True)) for r, key in exact),
-            wild,
-            reverse=True,
-        )
+        return heapq.merge(floor, literal, ((r, key + "$") for r, key in exact), wild, reverse=True)
 
 
-_PRIORITY_ONE = 1 << PRIORITY_SHIFT
 _RANK = struct.Struct("=q")
 
-
-def verdict(found: Ranked | None) -> bool:
-    """R1/R6: allowed unless the deciding rule is a disallow with a non-empty pattern."""
-    return found is None or found[0] & ALLOW_BIT != 0 or found[0] < _PRIORITY_ONE
-
-
 _new_ruleset = tuple.__new__  # one allocation per group (RuleSet(...) would add a Python frame)
-EMPTY = RuleSet.build(Parts([], [], [], []), None)
-
-
-class Decision(NamedTuple):
-    """The answer for one URL and agent, with why (DESIGN: every verdict is explainable).
-
-    ``line`` is the 1-based line of the deciding rule, 0 when no rule matched; ``rule`` that
-    rule; ``groups`` the groups whose rules applied; ``agent`` the token that selected them
-    ("*" for the fallback group, None when no group applied); ``path`` what was matched.
-    """
-
-    allowed: bool
-    line: int
-    rule: Rule | None
-    groups: tuple[Group, ...]
-    agent: str | None
-    path: str
-
-    def explain(self) -> str:
-        """One line for people: the verdict, the deciding line and the group."""
-        verdict = "allowed" if self.allowed else "disallowed"
-        if self.agent is None:
-            who = "no group applies"
-        elif self.agent == "*":
-            who = "group 'user-agent: *'"
-        else:
-            who = f"group for {self.agent!r}"
-        if self.rule is None:
-            return f"{verdict}: no rule matches {self.path!r} ({who})"
-        return f"{verdict} by line {self.line} '{self.rule.kind}: {self.rule.value}' ({who})"
+EMPTY: RuleSet = RuleSet.build(Parts([], [], [], []), None)  # the rules of no group: allows everything

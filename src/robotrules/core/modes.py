@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Mode", "MODES", "get_mode"]
+__all__ = ["MODES", "Mode", "get_mode"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +99,7 @@ MODES: dict[str, Mode] = {m.name: m for m in (GOOGLE, RFC9309, LEGACY1994)}
 
 
 def get_mode(mode: str | Mode) -> Mode:
-    """Return the :class:`Mode` for a name; ``ValueError`` names the valid ones."""
+    """Return the :class:`Mode` for a name (a :class:`Mode` as it is); ``ValueError`` names the valid ones."""
     if isinstance(mode, Mode):
         return mode
     try:

@@ -11,8 +11,11 @@ placement leaves the most room for what follows, so this decides exactly what th
 reference's set-of-positions automaton decides, in at most O(len(path) + len(pattern))
 character steps (each ``find`` scans forward from where the previous one stopped).
 Contract relied on by the step-counting tests: :meth:`Pattern.matches` touches the path only
-through ``find``, ``startswith``, ``endswith``, ``len`` and ``==`` (so does :func:`segments_match`,
-which it and the matcher share).
+through ``find``, ``startswith``, ``endswith``, ``len`` and ``==`` (the work is done by
+:func:`segments_match`, which keeps to the same operations).
+
+Every mode compiles ``*`` and ``$`` as operators here: in ``legacy1994`` (L3), where they are
+literal, the matcher never compiles a pattern (see :func:`robotrules.core.matcher.classify`).
 """
 
 from __future__ import annotations
@@ -23,10 +26,10 @@ from typing import NamedTuple
 __all__ = [
     "Pattern",
     "compile_pattern",
-    "segments_match",
     "google_escape",
-    "rfc_normalise_pattern",
     "rfc_normalise_path",
+    "rfc_normalise_pattern",
+    "segments_match",
 ]
 
 _GOOGLE_ESCAPE_RE = re.compile(r"%([0-9A-Fa-f]{2})|[\x80-\xff]")
@@ -36,7 +39,7 @@ def _google_escape_one(m: re.Match[str]) -> str:
     hexdigits = m.group(1)
     if hexdigits is not None:
         return "%" + hexdigits.upper()
-    return "%%%02X" % ord(m.group())
+    return f"%{ord(m.group()):02X}"
 
 
 def google_escape(value: str) -> str:
@@ -88,7 +91,7 @@ def _rfc_normalise(data: bytes, literal_operators: bool) -> str:
             or (literal_operators and b == 0x2A)
             or (in_query and b in _QUERY_DELIMS)
         ):
-            out.append("%%%02X" % b)
+            out.append(f"%{b:02X}")
         else:
             out.append(chr(b))
             in_query = in_query or b == 0x3F
@@ -122,7 +125,16 @@ class Pattern(NamedTuple):
 
 
 def segments_match(segments: tuple[str, ...], anchored: bool, path: str) -> bool:
-    """Greedy leftmost matching of ``*``-separated literal segments (see the module docstring)."""
+    """Whether a pattern matches ``path`` from its start (R4): ``segments`` are its literal runs
+    between ``*`` (at least one; empty where ``*`` are adjacent or at an end), ``anchored`` a final ``$``.
+
+    The first segment must be a prefix of the path. Each middle segment is found at its
+    leftmost place after the previous one (empty ones are skipped). Without ``anchored`` the
+    last segment must then occur anywhere after them (an empty one always does); with it, the
+    path must end with the last segment, and that end must not overlap the segments before
+    it. A single segment is a prefix of the path, or with ``anchored`` the whole path. Each
+    ``find`` starts where the previous segment ended: linear time, as the module docstring says.
+    """
     first = segments[0]
     if len(segments) == 1:
         if anchored:
@@ -143,13 +155,11 @@ def segments_match(segments: tuple[str, ...], anchored: bool, path: str) -> bool
     return not last or path.find(last, pos) >= 0
 
 
-def compile_pattern(pattern: str, *, wildcards: bool = True) -> Pattern:
-    """Compile a normalised pattern. Without ``wildcards`` (1994 mode, L3) every character is literal."""
-    if not wildcards:
-        return _new_pattern(Pattern, (pattern, (pattern,), False))
+def compile_pattern(pattern: str) -> Pattern:
+    """Compile a normalised pattern: ``*`` matches any run of characters, a final ``$`` ends the path."""
     if pattern.endswith("$"):
         return _new_pattern(Pattern, (pattern, tuple(pattern[:-1].split("*")), True))
     return _new_pattern(Pattern, (pattern, tuple(pattern.split("*")), False))
 
 
-_new_pattern = tuple.__new__  # Pattern(...) without the Python-level __new__ frame (many per file)
+_new_pattern = tuple.__new__  # Pattern(...) without the Python-level __new__ frame (one per wildcard pattern matched in a check)

@@ -9,8 +9,9 @@ returns and may be shared freely between threads, tasks and caches.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import NamedTuple
 
 from robotrules.core import lexer
 from robotrules.core.agents import caller_key, legacy_agent_matches
@@ -23,14 +24,14 @@ from robotrules.core.extensions import (
     parse_request_rate,
 )
 from robotrules.core.lint import Diagnostic, lint
-from robotrules.core.matcher import EMPTY, Decision, RuleSet, verdict
-from robotrules.core.rules import ALLOW_BIT, PRIORITY_SHIFT
+from robotrules.core.matcher import EMPTY, RuleSet
 from robotrules.core.model import Extension, Group, Merged, build_model
 from robotrules.core.modes import Mode, get_mode
 from robotrules.core.pattern import rfc_normalise_path
+from robotrules.core.rules import ALLOW_BIT, PRIORITY_ONE, Rule, verdict
 from robotrules.core.urls import path_params_query
 
-__all__ = ["RobotsTxt", "parse"]
+__all__ = ["Decision", "RobotsTxt", "parse"]
 
 UserAgents = str | Sequence[str]
 
@@ -40,7 +41,36 @@ Selection = tuple[RuleSet, "tuple[Group, ...]", "str | None"]
 
 _NONE: Selection = (EMPTY, (), None)
 _NO_GROUP = Merged(EMPTY, ())
-_PRIORITY_ONE = 1 << PRIORITY_SHIFT
+
+
+class Decision(NamedTuple):
+    """The answer for one URL and agent, with why (DESIGN: every verdict is explainable).
+
+    ``line`` is the 1-based line of the deciding rule, 0 when no rule matched; ``rule`` that
+    rule; ``groups`` the groups whose rules applied; ``agent`` the token that selected them
+    ("*" for the fallback group, None when no group applied; in ``legacy1994``, the matching
+    record's user-agent value); ``path`` what was matched.
+    """
+
+    allowed: bool
+    line: int
+    rule: Rule | None
+    groups: tuple[Group, ...]
+    agent: str | None
+    path: str
+
+    def explain(self) -> str:
+        """One line for people: the verdict, the deciding line and the group."""
+        outcome = "allowed" if self.allowed else "disallowed"
+        if self.agent is None:
+            who = "no group applies"
+        elif self.agent == "*":
+            who = "group 'user-agent: *'"
+        else:
+            who = f"group for {self.agent!r}"
+        if self.rule is None:
+            return f"{outcome}: no rule matches {self.path!r} ({who})"
+        return f"{outcome} by line {self.line} '{self.rule.kind}: {self.rule.value}' ({who})"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -74,7 +104,8 @@ class RobotsTxt:
             if not ruleset.can_disallow:  # e.g. no rules, or only "disallow:" (R1)
                 return True
             found = ruleset.best(path_params_query(url))
-            return found is None or found[0] & ALLOW_BIT != 0 or found[0] < _PRIORITY_ONE  # verdict(), inlined
+            # rules.verdict(found), inlined with its constants: this is the per-URL hot path.
+            return found is None or found[0] & ALLOW_BIT != 0 or found[0] < PRIORITY_ONE
         return self.check(url, user_agent).allowed
 
     def check(self, url: str, user_agent: UserAgents) -> Decision:
@@ -136,7 +167,11 @@ class RobotsTxt:
 
     @property
     def host(self) -> str | None:
-        """The first ``host`` line (Yandex's preferred host), if any."""
+        """The value of the first ``host`` line (Yandex's preferred host), if any.
+
+        Lines outside any group are looked at first, then the groups' lines in file order (in
+        ``google`` and ``rfc9309`` modes lines outside groups all come before the first group).
+        """
         for ext in self.extensions + tuple(e for g in self.groups for e in g.extensions):
             if ext.field == "host":
                 return ext.value
