@@ -144,7 +144,7 @@ def build_workload(c: corpus_bench.Corpus, hosts: int, checks: int, seed: int) -
     n_files = len(c.names)
     paths: list[list[str]] = [list(NO_LINK_PATHS) for _ in range(n_files)]
     with_links = 0
-    for si, links in zip(c.site_index, c.links):
+    for si, links in zip(c.site_index, c.links, strict=True):
         rewritten = [p for p in (_rewrite(u) for u in links) if p is not None]
         if rewritten:
             paths[si] = rewritten
@@ -210,7 +210,7 @@ class RobotsServer:
         self.port: int = self._server.server_address[1]
         self._proc: Any = None
 
-    def __enter__(self) -> RobotsServer:  # noqa: PYI034
+    def __enter__(self) -> RobotsServer:
         self._proc = multiprocessing.get_context("fork").Process(target=self._server.serve_forever, daemon=True)
         self._proc.start()
         self._server.server_close()  # the child has its own copy of the listening socket
@@ -309,7 +309,7 @@ def open_store(name: str, tmpdir: Path, redis_url: str, hosts: int) -> StoreRun:
 
             run.cleanup = cleanup
             run.store = RedisStore(redis_url, prefix=prefix)
-    except Exception as exc:  # noqa: BLE001 - a store still being finished: report it, go on with the others
+    except Exception as exc:  # a store still being finished: report it, go on with the others
         run.error = f"error opening: {type(exc).__name__}: {exc}"
         run.store = None
     return run
@@ -329,7 +329,7 @@ def populate(run: StoreRun, w: Workload) -> None:
     t0 = perf_ns()
     got = [store.get(u) for u in w.robots_urls]
     get_ns = perf_ns() - t0
-    for e, g in zip(entries, got):
+    for e, g in zip(entries, got, strict=True):
         if g is None:
             missing += 1
         elif g != e:
@@ -483,7 +483,7 @@ class Ctx:
     def on_error(self, name: str, exc: BaseException) -> None:
         """A timed contender ("store" or "store/figure") raised: mark its store failed (peers are
         not expected to raise)."""
-        run = next((s for s in self.stores if s.name == name.split("/")[0]), None)
+        run = next((s for s in self.stores if s.name == name.partition("/")[0]), None)
         if run is None:
             raise exc
         self.fail(run, "timing", exc)
@@ -519,7 +519,7 @@ class Ctx:
 def phase_warm(ctx: Ctx) -> dict[str, Any]:
     """Warm clients (every host in the LRU) and the peers, on the full list, taking turns."""
     w, log = ctx.w, ctx.log
-    pairs = [(w.origins[h], u) for h, u in zip(w.pick_host, w.picks)]
+    pairs = [(w.origins[h], u) for h, u in zip(w.pick_host, w.picks, strict=True)]
     bodies = {o: w.body(h) for h, o in enumerate(w.origins)}
     texts = {o: b.decode("utf-8", errors="replace") for o, b in bodies.items()}
     contenders: dict[str, Callable[[], None]] = {}
@@ -531,7 +531,7 @@ def phase_warm(ctx: Ctx) -> dict[str, Any]:
             client = RobotsClient(run.store, http_client=run.http, cache_size=max(10_000, len(w.origins)))
             decisions[run.name] = [client.allowed(u, AGENT) for u in w.picks]
             contenders[run.name] = client_loop(client, w.picks)
-        except Exception as exc:  # noqa: BLE001 - a broken store is reported, the others go on
+        except Exception as exc:  # a broken store is reported, the others go on
             ctx.fail(run, "warm-up", exc)
     log("warm: parsing for the peers")
     rr = {o: parse(b) for o, b in bodies.items()}
@@ -575,7 +575,7 @@ def phase_warm(ctx: Ctx) -> dict[str, Any]:
     for name, ds in decisions.items():
         if name == "robotrules_dict":
             continue
-        diff = sum(1 for a, b in zip(ds, ref) if a != b)
+        diff = sum(1 for a, b in zip(ds, ref, strict=True) if a != b)
         agreement[name] = diff
         if diff and name in STORES:
             ctx.problems.append(f"{name}: warm RobotsClient differs from parse() on {diff:,} of {n:,} decisions")
@@ -594,7 +594,7 @@ def phase_cold(ctx: Ctx, cold_checks: int, small_cache: int) -> dict[str, Any]:
     w, log = ctx.w, ctx.log
     urls = w.picks[:cold_checks]
     hosts = w.pick_host[:cold_checks]
-    pairs = [(w.origins[h], u) for h, u in zip(hosts, urls)]
+    pairs = [(w.origins[h], u) for h, u in zip(hosts, urls, strict=True)]
     bodies = {o: w.body(h) for h, o in enumerate(w.origins)}
     ref = [parse(bodies[k]).allowed(u, AGENT) for k, u in pairs]
     n = len(urls)
@@ -610,11 +610,11 @@ def phase_cold(ctx: Ctx, cold_checks: int, small_cache: int) -> dict[str, Any]:
             try:
                 client = RobotsClient(run.store, http_client=run.http, cache_size=size)
                 ds = [client.allowed(u, AGENT) for u in urls]  # warm-up pass, and the decisions
-                diff = sum(1 for a, b in zip(ds, ref) if a != b)
+                diff = sum(1 for a, b in zip(ds, ref, strict=True) if a != b)
                 if diff:
                     ctx.problems.append(f"{run.name}: RobotsClient(cache_size={size}) differs from parse() on {diff:,} of {n:,}")
                 contenders[f"{run.name}/{key}"] = client_loop(client, urls)
-            except Exception as exc:  # noqa: BLE001 - as above
+            except Exception as exc:  # as above
                 ctx.fail(run, f"cache_size={size}", exc)
     contenders["parse_check"] = parse_check_loop(bodies, pairs)
     bad = ctx.guard("cache_size=0 and small cache, warm-up", req0, warn0)
@@ -686,7 +686,7 @@ def phase_miss(ctx: Ctx, miss_hosts: int, seed: int) -> dict[str, Any]:
                 if wrong:
                     ctx.problems.append(f"{run.name}: store misses: {wrong} wrong decisions")
                 bad_store |= ctx.guard("miss with the entry in the store", req0, warn0)
-            except Exception as exc:  # noqa: BLE001 - as above
+            except Exception as exc:  # as above
                 ctx.fail(run, "miss", exc)
         with NoGC():  # the floors: the GET alone through the same client, and the parse alone
             for h in chosen:
@@ -773,7 +773,7 @@ def speed(ratio: float) -> str:
 def render(report: dict[str, Any]) -> str:
     m, p = report["machine"], report["params"]
     stores = report["stores"]
-    cols = [s for s in p["stores"]]
+    cols = list(p["stores"])
     out = ["### robotrules fetch-and-cache client benchmark", ""]
     out.append(f"- Python: {m['python']} ({m['python_build']}); {m['platform']}")
     out.append(f"- Machine: {m['cpu'] or m['machine']}, nproc = {m['nproc']}")
@@ -951,7 +951,7 @@ def main(argv: list[str] | None = None) -> int:
                     log(f"{name}: filling with {args.hosts:,} entries")
                     try:
                         populate(run, w)
-                    except Exception as exc:  # noqa: BLE001 - as above
+                    except Exception as exc:  # as above
                         run.error = f"error filling: {type(exc).__name__}: {exc}"
                         problems.append(f"{name}: {run.error}")
                         log(f"{name}: {run.error}")
@@ -1019,7 +1019,7 @@ def main(argv: list[str] | None = None) -> int:
                     run.cleanup()
                 if run.store is not None:
                     run.store.close()
-            except Exception as exc:  # noqa: BLE001 - cleanup problems are reported, never hidden
+            except Exception as exc:  # cleanup problems are reported, never hidden
                 problems.append(f"{run.name}: cleanup failed: {type(exc).__name__}: {exc}")
         shutil.rmtree(tmpdir, ignore_errors=True)
 

@@ -6,15 +6,39 @@ find the robots.txt that governs a URL (S1-S5), take it from the cache or fetch 
 or, when it could not be read, from Google's status rules (F2-F8, C1-C4).
 
 Two cache levels: parsed files live in a bounded in-process LRU (``cache_size`` robots.txt
-URLs); raw bodies and their metadata live in the store (``MemoryStore`` by default, or
-``SQLiteStore`` / ``RedisStore`` shared between processes, C3). A robots.txt is fetched once
-however many callers ask at the same moment: callers in one process wait on a per-URL lock,
-and processes sharing a store wait on the store's lock and read the entry the holder writes.
+URLs and ``cache_bytes`` estimated bytes, whichever is reached first); raw bodies and their
+metadata live in the store (``MemoryStore`` by default, or ``SQLiteStore`` / ``RedisStore``
+shared between processes, C3). A robots.txt is fetched once however many callers ask at the
+same moment: callers in one process wait on a per-URL lock, and processes sharing a store wait
+on the store's lock and read the entry the holder writes; the holder reads the store once more
+after taking the lock, so a copy another process finished meanwhile is used, not fetched again.
 
-The refresh logic is written once, as a generator of store and fetch operations
-(:meth:`_Client._refresh`); each client only runs those operations, with or without ``await``.
-A failing store is logged and bypassed: the client goes on with its in-process copies and
-direct fetches (never failing a crawl because a cache is down).
+Memory: every in-process structure is bounded in bytes. The LRU charges each parsed file an
+estimate of what it retains (:func:`_slot_cost`, calibrated with ``tracemalloc``) and evicts
+least recently used files past ``cache_bytes``; the per-URL locks exist only while someone holds
+or waits for them; the memo of origin -> robots.txt URL is cleared past
+:data:`ORIGIN_MEMO_BYTES`.
+
+Time is the policy's (:mod:`robotrules.core.policy`): whether a stored entry is fresh
+(:func:`~robotrules.core.policy.begin`), what it means now and until when that holds,
+including the F6 flip (:func:`~robotrules.core.policy.standing`), the age of the copy
+(:func:`~robotrules.core.policy.age`), and which of two entries holds the newer attempt and the
+newer good copy (:func:`~robotrules.core.policy.merge`). The client reads its clock, hands the
+time to the policy, and keeps the ``until`` it is given; it never compares an entry's times itself.
+
+The refresh logic is written once, as a generator of typed store and fetch operations
+(:meth:`_Client._refresh`: ``Generator[_Op, _Reply, result]``); each client only carries them
+out (``_run``, a ``match`` ending in :func:`_never`), with or without ``await``. It starts from
+the newer of the store's entry and the in-process one (C2: a good copy held in memory is a good
+copy, whatever the store says or fails to say).
+
+A failing store is logged and bypassed: the client goes on with its in-process copies and direct
+fetches (never failing a crawl because a cache is down). Two bounds keep a sick store from
+slowing the crawl: all store calls of one check share ``store_deadline`` seconds (once spent,
+the check's remaining store calls are skipped), and a circuit breaker stops calling the store
+after ``store_failures`` consecutive failures, lets one probe call through every
+``store_cooldown`` seconds, and closes when a probe succeeds (``store_state``: "ok", "down",
+"probing"). Both read the client's clock.
 """
 
 from __future__ import annotations
@@ -25,28 +49,188 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Literal, Union
+from functools import partial
+from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, TypeVar
 
 from robotrules.cache.base import Store
 from robotrules.cache.memory import MemoryStore
-from robotrules.core.matcher import Decision
-from robotrules.core.policy import Entry, Policy, standing
-from robotrules.core.robotstxt import RobotsTxt, parse
+from robotrules.core.policy import FETCHABLE_SCHEMES, Entry, Fetch, Policy, age, begin, merge, standing
+from robotrules.core.robotstxt import Decision, RobotsTxt, parse
 from robotrules.core.urls import robots_url as _robots_url
 from robotrules.errors import InvalidURL, StoreError, UnsupportedScheme
 from robotrules.fetch import DEFAULT_USER_AGENT, AsyncFetcher, Fetcher
+
+if TYPE_CHECKING:
+    import anyio
 
 __all__ = ["AsyncRobotsClient", "CheckResult", "RobotsClient", "RobotsState"]
 
 log = logging.getLogger("robotrules")
 
-UserAgents = Union[str, Sequence[str]]
+UserAgents = str | Sequence[str]
 CacheState = Literal["hit", "miss", "shared"]
-FETCHED_SCHEMES = ("http", "https", "ftp")
+StoreState = Literal["ok", "down", "probing"]
+"""The store's circuit breaker: "ok" (calls go through), "down" (bypassed after repeated
+failures, until the cool-down ends), "probing" (the cool-down is over: the next store call is
+a probe, and its success brings the store back)."""
 
-# Operations the refresh generator yields; the drivers carry them out.
-_Op = tuple[Any, ...]
-_Flow = Generator[_Op, Any, "tuple[Entry, CacheState]"]
+_T = TypeVar("_T")
+_F = TypeVar("_F")  # the fetcher: Fetcher or AsyncFetcher
+_L = TypeVar("_L")  # the per-URL lock: threading.Lock or anyio.Lock
+
+MiB = 2**20
+
+DEFAULT_CACHE_BYTES = 256 * MiB
+"""The default budget of the in-process LRU of parsed files, in estimated bytes (``cache_bytes``):
+14 maximum-size (512,000-byte) files of the costliest shape (charged 18 MiB each), 30-80 of
+rule-heavy ones, about 13,000 typical ones (19 KiB): then ``cache_size`` (10,000) binds first."""
+
+ORIGIN_MEMO_BYTES = 8 * MiB
+"""Budget of the memo origin -> robots.txt URL (estimated bytes); past it the memo starts over.
+About 40,000 typical origins; an origin longer than :data:`_ORIGIN_MEMO_MAX` is never kept."""
+
+_ORIGIN_MEMO_MAX = 1024  # characters: a real origin (253-byte host, port, user info) is shorter
+_ORIGIN_MEMO_ENTRY = 160  # bytes per memo entry on top of its two strings: str headers, dict slot
+
+# What a parsed file retains, estimated from its shape without walking every object: see
+# _parsed_cost. Calibration (bench/limits_bench.py calibrate, CPython 3.11, pure-Python core):
+# tracemalloc's retained bytes of one installed slot (the entry decoded from the store, so its
+# body is the slot's own; the parsed file; the state; the LRU link) against the charge, over the
+# 1,613 corpus files and 20 maximum-size (512,000-byte) synthetic shapes: one group of 27,000-
+# 40,000 literal, wildcard, "$", index.html, non-ASCII, percent-encoded or CR-separated rules;
+# 11,000-17,000 groups (distinct agents, one agent merged, "*" merged, both); 19,000-73,000
+# user-agent, crawl-delay, sitemap or other lines; blank lines, garbage, one 512,000-byte rule.
+# Retained / charged: at most 0.90 on the synthetic shapes (wildcard rules, many groups; median
+# 0.77), so the budget bounds the worst files; on the corpus median 0.74, p90 0.82, all files
+# together 0.77, at most 1.29 for a few small files whose fixed costs are underestimated. A
+# maximum-size file is charged 1-18 MiB; a typical corpus file about 19 KiB (table: bench/README.md).
+# The weights are per item of each kind, fitted to those measurements.
+_COST_PER_BYTE = 2  # the body (the entry's copy, shared with RobotsTxt.body) and the text of its lines
+_COST_PER_LITERAL = 80  # a literal-prefix rule: its string and a packed rank
+_COST_PER_RULE = 220  # a catch-all, "$" or wildcard rule: a (rank, pattern[, probe]) tuple
+_COST_PER_WRITTEN = 180  # a rule whose value as written differs from its pattern (kept for explanations)
+_COST_PER_LINE = 240  # another line (N2) in a group or outside: an Extension tuple and its strings
+_COST_PER_NAME = 80  # a user-agent value or a sitemap URL
+_COST_PER_GROUP = 450  # a group: its tuple, its ruleset, its entries in the per-token index
+_COST_PER_MERGED = 120  # a rule repeated in the merged ruleset of an agent named by several groups (G4)
+_COST_PER_SLOT = 2048  # the slot, its RobotsState and Entry, their strings, the LRU link and key
+
+
+def _parsed_cost(robots: RobotsTxt) -> int:
+    """The bytes a parsed file is charged on top of its body (see the calibration above)."""
+    literal = rules = written = merged = 0
+    lines = len(robots.extensions)
+    names = len(robots.sitemaps)
+    named: dict[str, list[int]] = {}  # token ("*" for the global groups) -> [groups naming it, their rules]
+    for group in robots.groups:
+        ruleset = group.ruleset
+        own = len(ruleset.floor) + len(ruleset.exact) + len(ruleset.wild)
+        literal += len(ruleset.prefixes)
+        rules += own
+        written += len(ruleset.written) if ruleset.written is not None else 0
+        lines += len(group.extensions)
+        names += len(group.agents)
+        own += len(ruleset.prefixes)
+        for token in (*group.tokens, "*") if group.is_global else group.tokens:
+            seen = named.get(token)
+            if seen is None:
+                named[token] = [1, own]
+            else:
+                seen[0] += 1
+                seen[1] += own
+    for groups, total in named.values():
+        if groups > 1:
+            merged += total
+    return (_COST_PER_LITERAL * literal + _COST_PER_RULE * rules + _COST_PER_WRITTEN * written
+            + _COST_PER_LINE * lines + _COST_PER_NAME * names + _COST_PER_GROUP * len(robots.groups)
+            + _COST_PER_MERGED * merged)
+
+
+def _slot_cost(entry: Entry, robots: RobotsTxt | None, parsed: int) -> int:
+    """The bytes an in-process slot is charged: its entry, and ``parsed`` (:func:`_parsed_cost`) with ``robots``."""
+    cost = _COST_PER_SLOT + 2 * len(entry.url) + 2 * len(entry.reason) + len(entry.final_url)
+    cost += len(entry.body) if robots is None else _COST_PER_BYTE * max(len(entry.body), len(robots.body)) + parsed
+    return cost
+
+
+# -- the refresh protocol: what the refresh generator yields, and what each is answered ---------
+
+@dataclass(frozen=True, slots=True)
+class _Get:
+    """Read the store's entry for ``key``. Reply: the :class:`Entry`, or None (none, or the store failed or was skipped)."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Acquire:
+    """Take the store's fetch lock of ``key``. Reply: the token (``""`` when the store failed or
+    was skipped: granted), or None while another holds it. The driver releases it when the flow ends."""
+
+    key: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Sleep:
+    """Wait ``seconds`` (for another process's fetch). Reply: None."""
+
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True)
+class _Fetch:
+    """Carry out the attempt the policy began (F1-F8). Reply: the :class:`Entry` it ends with."""
+
+    step: Fetch
+
+
+@dataclass(frozen=True, slots=True)
+class _Put:
+    """Write ``entry`` to the store (which merges it with what it holds, C2). Reply: None."""
+
+    entry: Entry
+
+
+_Op = _Get | _Acquire | _Sleep | _Fetch | _Put
+_Reply = Entry | str | None
+_Flow = Generator[_Op, _Reply, _T]
+_Refreshed = tuple[Entry, CacheState]
+
+
+def _never(op: NoReturn) -> NoReturn:
+    """``typing.assert_never`` (Python 3.11+) for 3.10: mypy proves every operation handled."""
+    raise AssertionError(f"unhandled refresh operation {op!r}")
+
+
+def _bad_reply(op: _Op, reply: _Reply) -> TypeError:
+    return TypeError(f"driver answered {op!r} with {reply!r}")
+
+
+# One helper per operation with a reply: yield it and narrow the reply to its type (a driver
+# that answers with the wrong type fails here, loudly). Used as ``x = yield from _get(key)``.
+
+def _get(key: str) -> _Flow[Entry | None]:
+    op = _Get(key)
+    reply = yield op
+    if reply is None or isinstance(reply, Entry):
+        return reply
+    raise _bad_reply(op, reply)
+
+
+def _acquire(key: str) -> _Flow[str | None]:
+    op = _Acquire(key)
+    reply = yield op
+    if reply is None or isinstance(reply, str):
+        return reply
+    raise _bad_reply(op, reply)
+
+
+def _fetch(step: Fetch) -> _Flow[Entry]:
+    op = _Fetch(step)
+    reply = yield op
+    if isinstance(reply, Entry):
+        return reply
+    raise _bad_reply(op, reply)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +241,8 @@ class RobotsState:
     ``status`` is the HTTP status behind it (0: network failure); ``age`` the seconds since the
     deciding copy was fetched; ``cache`` "hit" (from cache), "miss" (fetched for this call) or
     "shared" (fetched meanwhile by another caller or process); ``failures`` the current
-    streak of failed refreshes (C2). ``entry`` is the stored record.
+    streak of failed refreshes (C2). ``entry`` is the stored record. ``store`` is the client's
+    store breaker when the answer was given (:data:`StoreState`: "ok", "down", "probing").
     """
 
     robots_url: str
@@ -69,6 +254,7 @@ class RobotsState:
     failures: int
     robots: RobotsTxt | None
     entry: Entry
+    store: StoreState = "ok"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,18 +279,43 @@ class CheckResult:
 
 
 class _Slot:
-    """An in-process cache line: the state and until when it holds (monotone in ``now``)."""
+    """An in-process cache line: the state, and ``until``: it holds while ``now < until``.
 
-    __slots__ = ("seq", "state", "until")
+    ``until`` is the policy's :attr:`~robotrules.core.policy.Standing.until` (the entry's expiry
+    or the F6 flip), kept as given: the client compares the clock with it and nothing else.
+    ``cost`` is what the slot is charged in the LRU (:func:`_slot_cost`), ``parsed`` the share
+    of it for the parsed file (kept, so that an unchanged body reuses both).
+    """
 
-    def __init__(self, until: float, state: RobotsState, seq: int) -> None:
+    __slots__ = ("cost", "parsed", "seq", "state", "until")
+
+    def __init__(self, until: float, state: RobotsState, seq: int, cost: int = 0, parsed: int = 0) -> None:
         self.until = until
         self.state = state
         self.seq = seq  # install order: a forced refresh shares only a load newer than its request
+        self.cost = cost
+        self.parsed = parsed
 
 
-class _Client:
-    """What both clients share: configuration, URL -> robots.txt URL, the parsed-file LRU, the refresh logic."""
+class _Budget:
+    """The store time one check may still spend (seconds of the client's clock)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self, left: float) -> None:
+        self.left = left
+
+
+_Admit = Literal["call", "probe"]
+_GRANTED: str | None = ""  # what a failed or skipped acquire answers: go ahead, without the store's lock
+
+
+class _Client(Generic[_F, _L]):
+    """What both clients share: configuration, URL -> robots.txt URL, the parsed-file LRU, the
+    store breaker, the refresh logic.
+
+    ``_F`` is the fetcher and ``_L`` the per-URL lock of the subclass (blocking or async).
+    """
 
     def __init__(
         self,
@@ -116,7 +327,17 @@ class _Client:
         policy: Policy | None = None,
         mode: str = "google",
         cache_size: int = 10_000,
+        cache_bytes: int = DEFAULT_CACHE_BYTES,
+        store_deadline: float = 1.0,
+        store_failures: int = 3,
+        store_cooldown: float = 30.0,
     ) -> None:
+        if not store_deadline > 0:
+            raise ValueError("store_deadline must be > 0 (seconds of store calls per check)")
+        if store_failures < 1:
+            raise ValueError("store_failures must be >= 1")
+        if not store_cooldown >= 0:
+            raise ValueError("store_cooldown must be >= 0")
         self.store: Store = store if store is not None else MemoryStore()
         self._owns_store = store is None
         self.clock: Callable[[], float] = clock or time.time
@@ -124,18 +345,29 @@ class _Client:
         self.user_agent = user_agent
         self.mode = mode
         self.cache_size = max(0, cache_size)
+        self.cache_bytes = max(0, cache_bytes)
+        self.store_deadline = store_deadline
+        self.store_failures = store_failures
+        self.store_cooldown = store_cooldown
         parse(b"", mode=mode)  # a bad mode fails here, not at the first check
         self._slots: OrderedDict[str, _Slot] = OrderedDict()
+        self._bytes = 0  # the cost of the slots in _slots
+        self._lru = threading.Lock()  # installs and evictions (lookups go without it)
         self._origins: dict[str, str] = {}
+        self._origins_bytes = 0
         self._lock_wait = self.policy.fetch_timeout + 5.0
         self._seq = 0
-        self.fetcher = self._make_fetcher(http_client)
-        self._flights = _KeyLocks(self._lock_factory())
+        self._breaker = threading.Lock()
+        self._streak = 0  # consecutive failed store calls
+        self._down_until: float | None = None  # None: the breaker is closed
+        self._probing = False  # a probe call is under way
+        self.fetcher: _F = self._make_fetcher(http_client)
+        self._flights: _KeyLocks[_L] = _KeyLocks(self._lock_factory())
 
-    def _make_fetcher(self, http_client: Any) -> Any:
+    def _make_fetcher(self, http_client: Any) -> _F:  # Any: httpx is an optional extra
         raise NotImplementedError
 
-    def _lock_factory(self) -> Callable[[], Any]:
+    def _lock_factory(self) -> Callable[[], _L]:
         raise NotImplementedError
 
     # -- URL to robots.txt URL --------------------------------------------------------------
@@ -154,77 +386,174 @@ class _Client:
             found = _robots_url(url)
         except ValueError as exc:
             raise InvalidURL(str(exc)) from None
-        if not found.startswith(FETCHED_SCHEMES):
+        if found[: found.find(":")] not in FETCHABLE_SCHEMES:  # robots_url() lower-cases the scheme
             raise UnsupportedScheme(f"cannot fetch a robots.txt for {url!r}: only http, https and ftp (S5)")
-        if start > 0 and "?" not in origin and "#" not in origin and "\\" not in origin:
-            if len(self._origins) >= 100_000:
+        if (start > 0 and len(origin) <= _ORIGIN_MEMO_MAX
+                and "?" not in origin and "#" not in origin and "\\" not in origin):
+            cost = len(origin) + len(found) + _ORIGIN_MEMO_ENTRY
+            if self._origins_bytes + cost > ORIGIN_MEMO_BYTES:
                 self._origins.clear()
+                self._origins_bytes = 0
             self._origins[origin] = found
+            self._origins_bytes += cost
         return found
 
     # -- the in-process cache ---------------------------------------------------------------
 
-    def _fresh(self, key: str, now: float) -> _Slot | None:
+    @property
+    def cached_bytes(self) -> int:
+        """The estimated bytes the in-process LRU holds now (at most ``cache_bytes``)."""
+        return self._bytes
+
+    def _hit(self, key: str, now: float) -> _Slot | None:
+        """The slot of ``key`` while its standing holds at ``now`` (the policy's ``until``), marked as used."""
         slot = self._slots.get(key)
         if slot is None or now >= slot.until:
             return None
-        try:
+        try:  # noqa: SIM105 - on every cached check: contextlib.suppress would cost a context manager each time
             self._slots.move_to_end(key)
         except KeyError:  # evicted by another thread meanwhile
             pass
         return slot
+
+    def _local(self, key: str) -> Entry | None:
+        """The in-process entry of ``key``, fresh or not: a good copy it holds counts (C2)."""
+        slot = self._slots.get(key)
+        return slot.state.entry if slot is not None else None
 
     def _install(self, entry: Entry, cache: CacheState) -> _Slot:
         """Parse (or reuse the parsed copy of) ``entry`` and keep it while it holds."""
         now = self.clock()
         stand = standing(entry, now, self.policy)
         robots = None
+        parsed = 0
         if stand.kind == "rules":
             old = self._slots.get(entry.url)
             if old is not None and old.state.robots is not None and old.state.entry.body == stand.body:
-                robots = old.state.robots  # unchanged body: keep the parsed copy
+                robots, parsed = old.state.robots, old.parsed  # unchanged body: keep the parsed copy
             else:
                 robots = parse(stand.body, mode=self.mode)
-        until = entry.expires_at
-        if stand.kind == "disallow" and entry.failing_since is not None:  # F6 flips to allow then
-            until = min(until, entry.failing_since + self.policy.unreachable_after + 1e-6)
-        state = RobotsState(entry.url, stand.kind, stand.status, stand.reason, stand.age, cache, entry.failures, robots, entry)
+                parsed = _parsed_cost(robots)
+        state = RobotsState(entry.url, stand.kind, stand.status, stand.reason, stand.age, cache, entry.failures,
+                            robots, entry, self.store_state)
         self._seq += 1
-        slot = _Slot(until, state, self._seq)
-        if self.cache_size:
-            self._slots[entry.url] = slot
-            while len(self._slots) > self.cache_size:
-                try:
-                    self._slots.popitem(last=False)
-                except KeyError:
-                    break
+        # until: the expiry or the F6 flip, the policy's number
+        slot = _Slot(stand.until, state, self._seq, _slot_cost(entry, robots, parsed), parsed)
+        self._keep(entry.url, slot)
         return slot
 
+    def _keep(self, key: str, slot: _Slot) -> None:
+        """Put ``slot`` in the LRU, then evict least recently used slots to ``cache_size`` and ``cache_bytes``.
+
+        A slot charged more than ``cache_bytes`` on its own is not kept (it answers this call only).
+        """
+        with self._lru:
+            old = self._slots.pop(key, None)
+            if old is not None:
+                self._bytes -= old.cost
+            if not self.cache_size or slot.cost > self.cache_bytes:
+                return
+            self._slots[key] = slot
+            self._bytes += slot.cost
+            while len(self._slots) > self.cache_size or self._bytes > self.cache_bytes:
+                _, gone = self._slots.popitem(last=False)
+                self._bytes -= gone.cost
+
     def _forget(self, key: str) -> None:
-        self._slots.pop(key, None)
+        with self._lru:
+            old = self._slots.pop(key, None)
+            if old is not None:
+                self._bytes -= old.cost
 
     def _shared(self, key: str, force: bool, seq: int) -> _Slot | None:
         """A slot another caller loaded while this one waited for the key's lock, if any."""
         slot = self._slots.get(key)
         if slot is None or self.clock() >= slot.until or (force and slot.seq <= seq):
             return None
-        return _Slot(slot.until, replace(slot.state, cache="shared"), slot.seq)
+        return _Slot(slot.until, replace(slot.state, cache="shared", store=self.store_state), slot.seq)
 
-    def _call_store(self, name: str, *args: Any) -> Any:
-        """One store call; a failing store is logged and bypassed (a miss, or the lock granted)."""
+    # -- the store: a deadline per check, a circuit breaker per client ------------------------
+
+    @property
+    def store_state(self) -> StoreState:
+        """The store's circuit breaker: "ok", "down" (bypassed until the cool-down ends) or "probing"."""
+        down_until = self._down_until
+        if down_until is None:
+            return "ok"
+        return "probing" if self._probing or self.clock() >= down_until else "down"
+
+    def _admit(self, budget: _Budget) -> _Admit | None:
+        """Whether the next store call of a check goes to the store: "call", "probe" (the one call
+        let through after the cool-down), or None: skipped (the check's deadline is spent, or the
+        breaker is open)."""
+        if budget.left <= 0:
+            return None
+        if self._down_until is None:  # the common case, without the lock
+            return "call"
+        return self._admit_down()
+
+    def _admit_down(self) -> _Admit | None:
+        """:meth:`_admit` while the breaker is (or was just) open: the probe, once the cool-down is over."""
+        with self._breaker:
+            down_until = self._down_until
+            if down_until is None:
+                return "call"
+            if self._probing or self.clock() < down_until:
+                return None
+            self._probing = True
+            return "probe"
+
+    def _attempt(self, budget: _Budget, name: str, call: Callable[[], _T], fallback: _T, admit: _Admit) -> _T:
+        """One admitted store call: its result, or ``fallback`` when it raises StoreError (logged).
+
+        Its duration is taken from the check's budget, and its outcome counts for the breaker.
+        """
+        start = self.clock()
+        failed = True
         try:
-            if name == "get":
-                return self.store.get(args[0])
-            if name == "put":
-                return self.store.put(args[0])
-            if name == "acquire":
-                return self.store.acquire(args[0], self._lock_wait)
-            if name == "release":
-                return self.store.release(args[0], args[1])
-            return self.store.delete(args[0])
+            result = call()
+            failed = False
+            return result
         except StoreError as exc:
-            log.warning("robotrules: store %s failed, going on without it: %s", name, exc)
-            return "" if name == "acquire" else None
+            if self._down_until is None:
+                log.warning("robotrules: store %s failed, going on without it: %s", name, exc)
+            else:
+                log.info("robotrules: store %s failed: %s", name, exc)
+            return fallback
+        finally:
+            self._settle(budget, self.clock() - start, failed, admit == "probe")
+
+    def _settle(self, budget: _Budget, spent: float, failed: bool, probe: bool) -> None:
+        """Charge ``spent`` seconds to the check; count the call for the breaker.
+
+        A call that alone takes the whole ``store_deadline`` or longer counts as a failure (a
+        stall): a store that answers, but that slowly, is bypassed like one that fails. Many
+        quick calls that add up to the deadline (polling while another process fetches) end
+        the check's store calls but are no failure.
+        """
+        spent = max(0.0, spent)  # a clock that went backwards charges nothing
+        budget.left -= spent
+        failed = failed or spent >= self.store_deadline
+        with self._breaker:
+            if probe:
+                self._probing = False
+                if failed:
+                    self._down_until = self.clock() + self.store_cooldown
+                    log.info("robotrules: the store still fails; bypassed for another %gs", self.store_cooldown)
+                else:
+                    self._down_until = None
+                    self._streak = 0
+                    log.info("robotrules: the store answers again; using it")
+            elif self._down_until is not None:
+                pass  # a call admitted before the breaker opened: only the probe decides
+            elif not failed:
+                self._streak = 0
+            else:
+                self._streak += 1
+                if self._streak >= self.store_failures:
+                    self._down_until = self.clock() + self.store_cooldown
+                    log.warning("robotrules: the store failed %d times in a row; bypassed for %gs, then probed",
+                                self._streak, self.store_cooldown)
 
     # -- answers ------------------------------------------------------------------------------
 
@@ -235,13 +564,12 @@ class _Client:
         return state.kind == "allow"
 
     def _state(self, slot: _Slot, hit: bool) -> RobotsState:
-        """The slot's state as of now: a hit reports its cache state and the copy's current age."""
+        """The slot's state as of now: a hit reports its cache state, the copy's current age (the
+        policy's) and the store breaker's state."""
         state = slot.state
         if not hit:
             return state
-        good_at = state.entry.good_at
-        age = max(0.0, self.clock() - good_at) if good_at is not None and state.kind != "disallow" else 0.0
-        return replace(state, cache="hit", age=age)
+        return replace(state, cache="hit", age=age(state.entry, self.clock()), store=self.store_state)
 
     def _check(self, slot: _Slot, url: str, user_agent: UserAgents, hit: bool) -> CheckResult:
         state = self._state(slot, hit)
@@ -252,87 +580,122 @@ class _Client:
 
     # -- the refresh, written once ------------------------------------------------------------
 
-    def _refresh(self, key: str, force: bool) -> _Flow:
+    def _refresh(self, key: str, force: bool, local: Entry | None) -> _Flow[_Refreshed]:
         """Store hit, or wait for another process's fetch, or fetch under the store lock (C1-C3).
 
-        Yields ("get", key) -> Entry | None, ("acquire", key) -> token | None,
-        ("sleep", seconds), ("fetch", key, cached) -> Entry, ("put", entry); the driver
-        releases a lock it acquired when the flow ends, however it ends.
+        It starts from what is known: the store's entry merged with ``local``, the in-process
+        one (:func:`merge`: the newer attempt, the newer good copy), so a good copy held here
+        survives a store that fails or has lost the key (C2). Whether that will do is the
+        policy's call (:func:`begin`: fresh, unless ``force``); else it takes the store lock and
+        reads the store once more: an entry another process wrote meanwhile (between the first
+        read and the lock) is used if fresh, not fetched again (single flight across processes).
+        Yields the operations above (:class:`_Get`, :class:`_Acquire`, :class:`_Sleep`,
+        :class:`_Fetch`, :class:`_Put`); the driver releases a lock it acquired when the flow
+        ends, however it ends.
         """
-        cached: Entry | None = yield ("get", key)
-        if not force and cached is not None and self.clock() < cached.expires_at:
-            return cached, "hit"
+        stored = yield from _get(key)
+        seen = local if stored is None else merge(local, stored)
+        step = begin(key, seen, self.clock(), self.policy, force=force)
+        if isinstance(step, Entry):
+            return step, "hit"
         waited, pause = 0.0, 0.02
         while True:
-            token = yield ("acquire", key)
+            token = yield from _acquire(key)
             if token is not None:
                 break
             if waited >= self._lock_wait:  # the holder died or hangs; its lock will expire
                 log.warning("robotrules: gave up waiting for another fetch of %s", key)
                 break
-            yield ("sleep", pause)
+            yield _Sleep(pause)
             waited += pause
             pause = min(pause * 2, 0.25)
-            latest = yield ("get", key)
-            if latest is not None and (cached is None or latest.fetched_at != cached.fetched_at):
-                return latest, "shared"
-        if waited:  # someone else held the lock: they may have just written the entry
-            latest = yield ("get", key)
-            if latest is not None and (cached is None or latest.fetched_at != cached.fetched_at):
-                return latest, "shared"
-        entry = yield ("fetch", key, cached)
-        yield ("put", entry)
+            seen, share = self._newer(key, seen, (yield from _get(key)))
+            if share is not None:
+                return share, "shared"
+        if token != "":  # the lock is ours, or its holder is gone: another process may have just written
+            seen, share = self._newer(key, seen, (yield from _get(key)))
+            if share is not None:
+                return share, "shared"
+            step = begin(key, seen, self.clock(), self.policy, force=True)  # what the store holds now goes along (C2)
+            if isinstance(step, Entry):  # not when forced; keeps the type checker exhaustive
+                return step, "hit"
+        entry = yield from _fetch(step)
+        yield _Put(entry)
         return entry, "miss"
 
+    def _newer(self, key: str, seen: Entry | None, latest: Entry | None) -> tuple[Entry | None, Entry | None]:
+        """``seen`` merged with ``latest`` (the store read again); and that again if it is another
+        attempt than ``seen`` which the policy finds fresh now (another process's fetch: share
+        it), else None."""
+        if latest is None:
+            return seen, None
+        merged = merge(seen, latest)
+        if seen is not None and merged.fetched_at == seen.fetched_at:  # the same attempt (not an ordering)
+            return merged, None
+        return merged, merged if isinstance(begin(key, merged, self.clock(), self.policy), Entry) else None
 
-class _KeyLocks:
-    """One lock per key while anyone holds or waits for it (in-process single flight)."""
 
-    def __init__(self, factory: Callable[[], Any]) -> None:
+class _KeyLocks(Generic[_L]):
+    """One lock per key while anyone holds or waits for it (in-process single flight); a key's
+    lock is dropped when its last user leaves, so the table holds only keys being loaded."""
+
+    def __init__(self, factory: Callable[[], _L]) -> None:
         self._factory = factory
-        self._locks: dict[str, list[Any]] = {}  # key -> [lock, users]
+        self._locks: dict[str, _L] = {}
+        self._users: dict[str, int] = {}  # key -> callers holding or waiting for its lock
         self._guard = threading.Lock()
 
-    def enter(self, key: str) -> Any:
+    def __len__(self) -> int:
+        """The number of keys with a lock now (loads under way or waited for)."""
+        return len(self._locks)
+
+    def enter(self, key: str) -> _L:
         with self._guard:
-            pair = self._locks.get(key)
-            if pair is None:
-                pair = self._locks[key] = [self._factory(), 0]
-            pair[1] += 1
-            return pair[0]
+            lock = self._locks.get(key)
+            if lock is None:
+                lock = self._locks[key] = self._factory()
+            self._users[key] = self._users.get(key, 0) + 1
+            return lock
 
     def leave(self, key: str) -> None:
         with self._guard:
-            pair = self._locks[key]
-            pair[1] -= 1
-            if pair[1] == 0:
-                del self._locks[key]
+            users = self._users[key] - 1
+            if users:
+                self._users[key] = users
+            else:
+                del self._users[key], self._locks[key]
 
 
-class RobotsClient(_Client):
+class RobotsClient(_Client[Fetcher, threading.Lock]):
     """Thread-safe, blocking client. ``RobotsClient(store=None, *, clock=None, http_client=None, user_agent=..., policy=None)``.
 
     ``store`` keeps raw entries (default: a new :class:`~robotrules.MemoryStore`); ``clock``
     returns seconds since the epoch (default ``time.time``); ``http_client`` an
     ``httpx.Client`` to fetch with (not closed by :meth:`close`); ``user_agent`` the
     User-Agent of robots.txt requests; ``policy`` the :class:`~robotrules.core.policy.Policy`.
-    Also: ``mode`` for parsing ("google") and ``cache_size``, parsed files kept in memory.
+    Also: ``mode`` for parsing ("google"); ``cache_size`` (10,000 files) and ``cache_bytes``
+    (256 MiB, estimated) bound the in-process LRU of parsed files (:attr:`cached_bytes` is
+    what it holds); ``store_deadline`` (1.0 s) is the store time one check may spend, summed
+    over its store calls (once spent, its other store calls are skipped; a call under way ends
+    by the store's own timeout); after ``store_failures`` (3) consecutive failed store calls
+    the store is bypassed for ``store_cooldown`` seconds (30, by ``clock``), then one probe
+    call decides whether it is back (:attr:`store_state`).
     """
 
     def _make_fetcher(self, http_client: Any) -> Fetcher:
         return Fetcher(http_client, user_agent=self.user_agent, policy=self.policy)
 
-    def _lock_factory(self) -> Callable[[], Any]:
+    def _lock_factory(self) -> Callable[[], threading.Lock]:
         return threading.Lock
 
     def allowed(self, url: str, user_agent: UserAgents) -> bool:
         """Whether ``user_agent`` may fetch ``url`` (absolute, percent-encoded as on the wire)."""
         key = self.robots_url(url)
-        slot = self._slots.get(key)  # the hot path: _fresh() inlined
+        slot = self._slots.get(key)  # the hot path: _hit() inlined
         if slot is None or self.clock() >= slot.until:
             slot = self._load(key, False)
         else:
-            try:
+            try:  # noqa: SIM105 - the hot path: contextlib.suppress would cost a context manager per decision
                 self._slots.move_to_end(key)  # LRU
             except KeyError:  # evicted by another thread meanwhile
                 pass
@@ -344,13 +707,13 @@ class RobotsClient(_Client):
     def check(self, url: str, user_agent: UserAgents) -> CheckResult:
         """:meth:`allowed` with why: deciding line, status, cache state and age."""
         key = self.robots_url(url)
-        slot = self._fresh(key, self.clock())
+        slot = self._hit(key, self.clock())
         return self._check(slot or self._load(key, False), url, user_agent, hit=slot is not None)
 
     def robots(self, url: str) -> RobotsState:
         """The state of the robots.txt governing ``url`` (fetched if needed)."""
         key = self.robots_url(url)
-        slot = self._fresh(key, self.clock())
+        slot = self._hit(key, self.clock())
         return self._state(slot or self._load(key, False), hit=slot is not None)
 
     def crawl_delay(self, url: str, user_agent: UserAgents) -> float | None:
@@ -371,7 +734,7 @@ class RobotsClient(_Client):
         """Forget the cached robots.txt governing ``url``, here and in the store."""
         key = self.robots_url(url)
         self._forget(key)
-        self._call_store("delete", key)
+        self._call(_Budget(self.store_deadline), "delete", partial(self.store.delete, key), None)
 
     def close(self) -> None:
         """Close what this client created: its HTTP client and store, not ones passed in."""
@@ -395,34 +758,58 @@ class RobotsClient(_Client):
                 slot = self._shared(key, force, seq)
                 if slot is not None:
                     return slot
-                entry, cache = self._run(self._refresh(key, force))
+                entry, cache = self._run(self._refresh(key, force, self._local(key)))
                 return self._install(entry, cache)
         finally:
             self._flights.leave(key)
 
-    def _run(self, flow: _Flow) -> tuple[Entry, CacheState]:
-        held: tuple[str, str] | None = None
-        try:
-            op = next(flow)
-            while True:
-                name = op[0]
-                if name == "fetch":
-                    result: Any = self.fetcher.fetch(op[1], op[2], self.clock, force=True)
-                elif name == "sleep":
-                    time.sleep(op[1])
-                    result = None
-                else:
-                    result = self._call_store(name, op[1])
-                    if name == "acquire" and result is not None:
-                        held = (op[1], result)
-                op = flow.send(result)
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
-        finally:
-            if held is not None:
-                self._call_store("release", *held)
+    def _call(self, budget: _Budget, name: str, call: Callable[[], _T], fallback: _T) -> _T:
+        """One store call within the check's ``budget`` and the breaker, or ``fallback`` (skipped or failed)."""
+        admit = self._admit(budget)
+        if admit is None:
+            return fallback
+        return self._attempt(budget, name, call, fallback, admit)
 
-class AsyncRobotsClient(_Client):
+    def _run(self, flow: _Flow[_Refreshed]) -> _Refreshed:
+        """Carry out the flow's operations, answering each; release the store lock it took, however it ends.
+
+        The store calls of one flow (one check) share one :class:`_Budget` of ``store_deadline`` seconds.
+        """
+        budget = _Budget(self.store_deadline)
+        store = self.store
+        held: tuple[str, str] | None = None
+        reply: _Reply = None
+        try:
+            while True:
+                try:
+                    op = flow.send(reply)
+                except StopIteration as done:
+                    refreshed: _Refreshed = done.value
+                    return refreshed
+                match op:
+                    case _Get(key):
+                        reply = self._call(budget, "get", partial(store.get, key), None)
+                    case _Acquire(key):
+                        token = self._call(budget, "acquire", partial(store.acquire, key, self._lock_wait), _GRANTED)
+                        if token:
+                            held = (key, token)
+                        reply = token
+                    case _Sleep(seconds):
+                        time.sleep(seconds)
+                        reply = None
+                    case _Fetch(step):
+                        reply = self.fetcher.run(step, self.clock)
+                    case _Put(entry):
+                        self._call(budget, "put", partial(store.put, entry), None)
+                        reply = None
+                    case _:
+                        _never(op)
+        finally:
+            if held is not None:  # skipped when the deadline is spent: the lock then expires on its own
+                self._call(budget, "release", partial(store.release, *held), None)
+
+
+class AsyncRobotsClient(_Client[AsyncFetcher, "anyio.Lock"]):
     """The client for asyncio and trio (via anyio); same arguments as :class:`RobotsClient`.
 
     ``http_client`` is an ``httpx.AsyncClient``. Calls of a blocking store (SQLite, Redis) run
@@ -432,7 +819,7 @@ class AsyncRobotsClient(_Client):
     def _make_fetcher(self, http_client: Any) -> AsyncFetcher:
         return AsyncFetcher(http_client, user_agent=self.user_agent, policy=self.policy)
 
-    def _lock_factory(self) -> Callable[[], Any]:
+    def _lock_factory(self) -> Callable[[], anyio.Lock]:
         import anyio
 
         return anyio.Lock
@@ -440,19 +827,19 @@ class AsyncRobotsClient(_Client):
     async def allowed(self, url: str, user_agent: UserAgents) -> bool:
         """Whether ``user_agent`` may fetch ``url`` (absolute, percent-encoded as on the wire)."""
         key = self.robots_url(url)
-        slot = self._fresh(key, self.clock()) or await self._load(key, False)
+        slot = self._hit(key, self.clock()) or await self._load(key, False)
         return self._allowed(slot.state, url, user_agent)
 
     async def check(self, url: str, user_agent: UserAgents) -> CheckResult:
         """:meth:`allowed` with why: deciding line, status, cache state and age."""
         key = self.robots_url(url)
-        slot = self._fresh(key, self.clock())
+        slot = self._hit(key, self.clock())
         return self._check(slot or await self._load(key, False), url, user_agent, hit=slot is not None)
 
     async def robots(self, url: str) -> RobotsState:
         """The state of the robots.txt governing ``url`` (fetched if needed)."""
         key = self.robots_url(url)
-        slot = self._fresh(key, self.clock())
+        slot = self._hit(key, self.clock())
         return self._state(slot or await self._load(key, False), hit=slot is not None)
 
     async def crawl_delay(self, url: str, user_agent: UserAgents) -> float | None:
@@ -473,7 +860,7 @@ class AsyncRobotsClient(_Client):
         """Forget the cached robots.txt governing ``url``, here and in the store."""
         key = self.robots_url(url)
         self._forget(key)
-        await self._store("delete", key)
+        await self._call(_Budget(self.store_deadline), "delete", partial(self.store.delete, key), None)
 
     async def aclose(self) -> None:
         """Close what this client created: its HTTP client and store, not ones passed in."""
@@ -497,40 +884,57 @@ class AsyncRobotsClient(_Client):
                 slot = self._shared(key, force, seq)
                 if slot is not None:
                     return slot
-                entry, cache = await self._run(self._refresh(key, force))
+                entry, cache = await self._run(self._refresh(key, force, self._local(key)))
                 return self._install(entry, cache)
         finally:
             self._flights.leave(key)
 
-    async def _run(self, flow: _Flow) -> tuple[Entry, CacheState]:
+    async def _call(self, budget: _Budget, name: str, call: Callable[[], _T], fallback: _T) -> _T:
+        """As :meth:`RobotsClient._call`; the call runs in a worker thread when the store blocks."""
+        admit = self._admit(budget)
+        if admit is None:
+            return fallback
+        attempt = partial(self._attempt, budget, name, call, fallback, admit)
+        if not getattr(self.store, "blocking", True):
+            return attempt()
+        import anyio.to_thread
+
+        return await anyio.to_thread.run_sync(attempt)
+
+    async def _run(self, flow: _Flow[_Refreshed]) -> _Refreshed:
+        """As :meth:`RobotsClient._run`, awaiting; the lock release is shielded from cancellation."""
         import anyio
 
+        budget = _Budget(self.store_deadline)
+        store = self.store
         held: tuple[str, str] | None = None
+        reply: _Reply = None
         try:
-            op = next(flow)
             while True:
-                name = op[0]
-                if name == "fetch":
-                    result: Any = await self.fetcher.fetch(op[1], op[2], self.clock, force=True)
-                elif name == "sleep":
-                    await anyio.sleep(op[1])
-                    result = None
-                else:
-                    result = await self._store(name, op[1])
-                    if name == "acquire" and result is not None:
-                        held = (op[1], result)
-                op = flow.send(result)
-        except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
+                try:
+                    op = flow.send(reply)
+                except StopIteration as done:
+                    refreshed: _Refreshed = done.value
+                    return refreshed
+                match op:
+                    case _Get(key):
+                        reply = await self._call(budget, "get", partial(store.get, key), None)
+                    case _Acquire(key):
+                        token = await self._call(budget, "acquire", partial(store.acquire, key, self._lock_wait), _GRANTED)
+                        if token:
+                            held = (key, token)
+                        reply = token
+                    case _Sleep(seconds):
+                        await anyio.sleep(seconds)
+                        reply = None
+                    case _Fetch(step):
+                        reply = await self.fetcher.run(step, self.clock)
+                    case _Put(entry):
+                        await self._call(budget, "put", partial(store.put, entry), None)
+                        reply = None
+                    case _:
+                        _never(op)
         finally:
             if held is not None:
                 with anyio.CancelScope(shield=True):
-                    await self._store("release", *held)
-
-    async def _store(self, name: str, *args: Any) -> Any:
-        """:meth:`_Client._call_store`, in a worker thread when the store blocks."""
-        if not getattr(self.store, "blocking", True):
-            return self._call_store(name, *args)
-        import anyio.to_thread
-
-        return await anyio.to_thread.run_sync(self._call_store, name, *args)
+                    await self._call(budget, "release", partial(store.release, *held), None)

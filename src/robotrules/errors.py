@@ -3,6 +3,9 @@
     RobotsError                      base of everything below
     ├── InvalidURL (ValueError)      not an absolute URL with a host (S1), or no scheme to fetch
     │   └── UnsupportedScheme        a scheme other than http, https and ftp (S5)
+    ├── BlockedAddress (ValueError)  the address policy refused to connect to a host's address
+    │                                (Policy.public_addresses_only): raised for the robots.txt
+    │                                URL itself; a redirect hop refused is an answer (F3)
     ├── StoreError                   the backing store (SQLite, Redis) failed; the client logs it
     │                                and goes on without the store
     └── MissingExtra (ImportError)   an optional part is not installed: "pip install robotrules[x]"
@@ -13,7 +16,7 @@ raises on any body (DESIGN 10).
 
 from __future__ import annotations
 
-__all__ = ["InvalidURL", "MissingExtra", "RobotsError", "StoreError", "UnsupportedScheme", "require"]
+__all__ = ["BlockedAddress", "InvalidURL", "MissingExtra", "RobotsError", "StoreError", "UnsupportedScheme", "require"]
 
 
 class RobotsError(Exception):
@@ -26,6 +29,27 @@ class InvalidURL(RobotsError, ValueError):
 
 class UnsupportedScheme(InvalidURL):
     """S5: any scheme may have a robots.txt, but only http, https and ftp can be fetched."""
+
+
+class BlockedAddress(RobotsError, ValueError):
+    """The address policy refused a connection: ``host`` resolves to ``address``, which is ``reason``.
+
+    Raised, before any request, when the robots.txt URL itself resolves to an address the
+    policy refuses (``Policy(public_addresses_only=True)``: loopback, private, link-local, cloud
+    metadata, ...; see :mod:`robotrules.fetch.addresses`). Nothing is fetched or cached. A
+    redirect to such an address is not raised: it is a redirect that cannot be followed (F3).
+    """
+
+    def __init__(self, host: str, port: int, address: str, reason: str) -> None:
+        self.host = host
+        self.port = port
+        self.address = address
+        self.reason = reason
+        where = address if host == address else f"{host} ({address})"
+        super().__init__(f"refused to connect to {where} port {port}: not a public address: {reason}")
+
+    def __reduce__(self) -> tuple[type[BlockedAddress], tuple[str, int, str, str]]:
+        return type(self), (self.host, self.port, self.address, self.reason)
 
 
 class StoreError(RobotsError):

@@ -24,6 +24,46 @@ def sample_entry(url: str, body: bytes, fetched_at: float = 1_700_000_000.25) ->
     )
 
 
+def racing_entries(url: str, i: int) -> tuple[Entry, Entry]:
+    """Round ``i`` of a write race: a new good copy, and a newer failure carrying round i-1's copy
+    (what a crawler that read the store just before the good write lands would write, C2)."""
+    at = 1_700_000_000.0 + 10 * i
+    good = sample_entry(url, f"good {i}".encode(), fetched_at=at)
+    before = sample_entry(url, f"good {i - 1}".encode(), fetched_at=at - 10) if i else None
+    failed = Entry(
+        url=url, outcome="error", status=503, reason="503: server error", fetched_at=at + 5, expires_at=at + 305,
+        body=before.body if before else b"", good_status=200 if before else 0,
+        good_at=before.good_at if before else None, failures=1, failing_since=at + 5,
+        final_url=before.final_url if before else "",
+    )
+    return good, failed
+
+
+def race_puts(kind: str, where: str, prefix: str, url: str, me: int, rounds: int, barrier: Any, results: Any) -> None:
+    """One of two processes racing :func:`racing_entries` writes; process 0 checks each round that
+    the store holds the round's good copy. Puts the list of rounds that lost it (or an error text)."""
+    lost: list[int] = []
+    try:
+        store = open_store(kind, where, prefix)
+        try:
+            for i in range(rounds):
+                good, failed = racing_entries(url, i)
+                barrier.wait(timeout=60)
+                store.put(good if (i + me) % 2 else failed)
+                barrier.wait(timeout=60)
+                if me == 0:
+                    got = store.get(url)
+                    if got is None or (got.good_at, got.body) != (good.good_at, good.body):
+                        lost.append(i)
+                barrier.wait(timeout=60)
+        finally:
+            store.close()
+    except Exception as exc:  # reported to the parent, which fails the test
+        results.put(repr(exc))
+        return
+    results.put(lost)
+
+
 def open_store(kind: str, where: str, prefix: str = "") -> Store:
     if kind == "sqlite":
         return SQLiteStore(where)
@@ -62,7 +102,7 @@ def contend(path: str, key: str, marker: str, attempts: int, barrier: Any, resul
     barrier.wait()  # all open the (possibly new) file at once, then contend
     try:
         store = SQLiteStore(path)
-    except Exception as exc:  # noqa: BLE001 - reported to the parent, which fails the test
+    except Exception as exc:  # reported to the parent, which fails the test
         results.put((os.getpid(), 0, 0, [repr(exc)]))
         return
     try:
@@ -83,7 +123,7 @@ def contend(path: str, key: str, marker: str, attempts: int, barrier: Any, resul
             os.unlink(marker)
             store.release(key, token)
             time.sleep(0.001)  # let the others in
-    except Exception as exc:  # noqa: BLE001 - reported to the parent, which fails the test
+    except Exception as exc:  # reported to the parent, which fails the test
         errors.append(repr(exc))
     finally:
         store.close()

@@ -3,16 +3,26 @@
 Redis: the server on 127.0.0.1:6379 when it answers; otherwise a throw-away ``redis-server`` on a
 free port for the session (no persistence); otherwise the Redis tests skip, saying why. Every
 test gets its own key prefix and its keys are deleted afterwards, so a shared server is safe.
+
+Fault tests never touch that shared server: ``private_redis`` starts a ``redis-server`` of the
+test's own on a spare loopback port, which the test may stop (SIGSTOP), kill and restart; its
+finalizer always resumes and kills it. ``raw_writer`` puts bytes straight into a backend,
+behind the store's back, as another program or a damaged disk would.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
+import signal
 import socket
+import sqlite3
 import subprocess
+import sys
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +30,7 @@ import pytest
 
 from robotrules.cache import MemoryStore, RedisStore, SQLiteStore
 from robotrules.cache.base import Store
+from robotrules.core.policy import Entry
 
 DEFAULT_REDIS = ("127.0.0.1", 6379)
 
@@ -124,3 +135,147 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
         made = request.getfixturevalue("redis_store")
     yield made
     made.close()
+
+
+class PrivateRedis:
+    """A ``redis-server`` of one test, on a spare loopback port, that the test may stall or kill."""
+
+    def __init__(self, server: str) -> None:
+        self.server = server
+        self.port = free_port()
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.start()
+
+    def start(self) -> None:
+        """Start (or restart, empty) the server on the same port."""
+        self.proc = subprocess.Popen(
+            [self.server, "--save", "", "--appendonly", "no", "--port", str(self.port), "--bind", "127.0.0.1"],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        if not _redis_answers(self.url, wait=10.0):
+            self.kill()
+            pytest.skip(f"redis-server on port {self.port} did not answer")
+
+    def stop(self) -> None:
+        """SIGSTOP: the server keeps its sockets open (the kernel still accepts) but answers nothing."""
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGSTOP)
+
+    def cont(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
+
+    def kill(self) -> None:
+        """SIGKILL and reap: its connections are closed by the kernel."""
+        if self.proc is None:
+            return
+        self.cont()
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait(timeout=10)
+        self.proc = None
+
+
+@pytest.fixture
+def private_redis() -> Iterator[PrivateRedis]:
+    """A Redis server of this test alone; resumed and killed afterwards, whatever happened."""
+    pytest.importorskip("redis", reason="redis-py is not installed (the robotrules[redis] extra)")
+    server = shutil.which("redis-server")
+    if server is None or not hasattr(signal, "SIGSTOP"):
+        pytest.skip("fault tests need redis-server on PATH and POSIX signals")
+    made = PrivateRedis(server)
+    try:
+        yield made
+    finally:
+        made.kill()
+
+
+@pytest.fixture
+def store_kind(store: Store) -> str:
+    """"memory", "sqlite" or "redis": the backend of ``store``."""
+    return {"MemoryStore": "memory", "SQLiteStore": "sqlite", "RedisStore": "redis"}[type(store).__name__]
+
+
+def _loose_entry(blob: bytes) -> object:
+    """For the memory store, which keeps objects: the blob as an Entry built without any check
+    (fields of any type), or the bytes themselves when they are not even that."""
+    head, sep, body = blob.partition(b"\n")
+    try:
+        meta = json.loads(head)
+        return Entry(body=body, **meta) if sep and isinstance(meta, dict) else blob
+    except (TypeError, ValueError):
+        return blob
+
+
+@pytest.fixture
+def raw_writer(store: Store, store_kind: str, request: pytest.FixtureRequest) -> Callable[[str, object], None]:
+    """``write(key, value)``: store ``value`` (bytes, or any SQLite value) under ``key`` in the backend,
+    bypassing the store: a row of another program, an older version, a damaged disk."""
+    if store_kind == "memory":
+        assert isinstance(store, MemoryStore)
+
+        def write_memory(key: str, value: object) -> None:
+            obj = _loose_entry(value) if isinstance(value, bytes) else value
+            store._entries[key] = (obj, 1000)  # type: ignore[assignment]  # deliberately not an Entry
+            store._bytes += 1000
+
+        return write_memory
+    if store_kind == "sqlite":
+        assert isinstance(store, SQLiteStore)
+
+        def write_sqlite(key: str, value: object) -> None:
+            conn = sqlite3.connect(store.path)
+            try:
+                with conn:
+                    conn.execute("INSERT OR REPLACE INTO entries (key, fetched_at, data) VALUES (?, 0, ?)", (key, value))
+            finally:
+                conn.close()
+
+        return write_sqlite
+    assert isinstance(store, RedisStore)
+    client = request.getfixturevalue("redis_client")
+
+    def write_redis(key: str, value: object) -> None:
+        assert isinstance(value, bytes)
+        client.set(f"{store.prefix}entry:{key}", value)
+
+    return write_redis
+
+
+def unprivileged_python(code: str, *args: str, timeout: float = 60) -> dict[str, Any]:
+    """Run ``code`` in a child Python that file permissions apply to; its stdout's last line as JSON.
+
+    Tests run as root in CI containers, where ``chmod`` stops nothing (CAP_DAC_OVERRIDE). The
+    child then drops that capability (and DAC_READ_SEARCH, FOWNER) from its bounding set before
+    exec, so it is root without the power to ignore permissions, as an ordinary user is. Skips,
+    saying why, when that cannot be arranged (not Linux, prctl refused).
+    """
+    preexec: Callable[[], None] | None = None
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        if not sys.platform.startswith("linux"):
+            pytest.skip("running as root on a system where the test cannot drop CAP_DAC_OVERRIDE")
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        pr_capbset_drop = 24
+        probe = subprocess.run(  # can this process drop capabilities at all?
+            [sys.executable, "-c", "import ctypes; l = ctypes.CDLL(None); raise SystemExit(l.prctl(24, 1, 0, 0, 0))"],
+            check=False, timeout=timeout,
+        )
+        if probe.returncode != 0:
+            pytest.skip("running as root and prctl(PR_CAPBSET_DROP) is refused: file permissions cannot be tested")
+
+        def preexec_drop() -> None:
+            for cap in (1, 2, 3):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER
+                libc.prctl(pr_capbset_drop, cap, 0, 0, 0)
+
+        preexec = preexec_drop
+    done = subprocess.run([sys.executable, "-c", code, *args], check=False, capture_output=True, text=True,
+                          timeout=timeout, preexec_fn=preexec)
+    assert done.returncode == 0, done.stderr
+    result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
+    if "skip" in result:
+        pytest.skip(str(result["skip"]))
+    return result

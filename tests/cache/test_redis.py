@@ -10,6 +10,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -21,7 +22,7 @@ from robotrules.cache import RedisStore
 from robotrules.errors import StoreError
 
 from ._workers import put_entry, read_entry, sample_entry
-from .conftest import free_port
+from .conftest import PrivateRedis, free_port
 
 URL = "https://example.com/robots.txt"
 SRC = str(Path(__file__).resolve().parents[2] / "src")
@@ -83,11 +84,213 @@ def test_lock_key_expires_on_the_server(redis_store: RedisStore, redis_client: A
     assert redis_client.exists(f"{redis_prefix}lock:{URL}") == 0
 
 
-def test_value_that_is_not_an_entry_gives_store_error(redis_store: RedisStore, redis_client: Any, redis_prefix: str) -> None:
-    """DESIGN 10: a foreign or corrupted value is a StoreError, not a crash."""
+def test_value_that_is_not_an_entry_reads_as_missing(redis_store: RedisStore, redis_client: Any, redis_prefix: str) -> None:
+    """#8 item 4, DESIGN 10: a foreign or corrupted value is read as missing (logged), not a crash."""
     redis_client.set(f"{redis_prefix}entry:{URL}", b"garbage")
+    assert redis_store.get(URL) is None
+    redis_store.put(sample_entry(URL, b"x"))
+    assert redis_store.get(URL) == sample_entry(URL, b"x")
+
+
+def test_put_that_loses_a_race_starts_again_and_merges_with_the_winner(
+        redis_store: RedisStore, redis_client: Any, redis_prefix: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """#8 item 3: another writer changes the key between this put's WATCH and EXEC: EXEC fails, the
+    put reads again and merges with what the other wrote (its newer good copy survives)."""
+    import robotrules.cache.redis as module
+    from robotrules.cache import encode_entry
+    from robotrules.core.policy import Entry, merge
+
+    redis_store.put(sample_entry(URL, b"first", fetched_at=1_700_000_000.0))
+    racer = sample_entry(URL, b"the racer's newer copy", fetched_at=1_700_000_500.0)
+    mine = Entry(URL, "error", 503, "503: server error", 1_700_000_900.0, 1_700_001_200.0, failures=1,
+                 failing_since=1_700_000_900.0)  # a failure that knew no copy
+    reads: list[bytes] = []
+    real_load = module.load_entry
+
+    def load_and_race(key: str, blob: bytes, where: str) -> Entry | None:
+        reads.append(blob)
+        if len(reads) == 1:  # between our WATCH and EXEC, another crawler writes
+            redis_client.set(f"{redis_prefix}entry:{URL}", encode_entry(racer))
+        return real_load(key, blob, where)
+
+    monkeypatch.setattr(module, "load_entry", load_and_race)
+    redis_store.put(mine)
+    assert len(reads) == 2 and reads[1] == encode_entry(racer)
+    assert redis_store.get(URL) == merge(racer, mine)
+    got = redis_store.get(URL)
+    assert got is not None and got.body == b"the racer's newer copy" and got.outcome == "error"
+
+
+def test_call_to_a_silent_server_makes_one_attempt_no_retry() -> None:
+    """#8 item 5: a call to a server that accepts but never answers raises StoreError after one
+    connection attempt (redis-py's retries would multiply the wait: 40 s for one check before)."""
+    pytest.importorskip("redis")
+    accepted: list[socket.socket] = []
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(16)
+        listener.settimeout(0.05)
+        port = listener.getsockname()[1]
+        stop = threading.Event()
+
+        def accept() -> None:
+            while not stop.is_set():
+                try:
+                    accepted.append(listener.accept()[0])
+                except OSError:
+                    continue
+
+        thread = threading.Thread(target=accept)
+        thread.start()
+        store = RedisStore(f"redis://127.0.0.1:{port}/0", timeout=0.2)
+        try:
+            for call in (lambda: store.get(URL), lambda: store.put(sample_entry(URL, b"x"))):
+                before = len(accepted)
+                started = time.monotonic()
+                with pytest.raises(StoreError):
+                    call()
+                assert time.monotonic() - started < 10 * 0.2
+                time.sleep(0.1)  # let the accept loop see any second connection
+                assert len(accepted) - before == 1
+        finally:
+            stop.set()
+            thread.join(timeout=5)
+            store.close()
+            for conn in accepted:
+                conn.close()
+
+
+class _HalfDeadRedis:
+    """A fake Redis on loopback that answers every command with +OK but never answers GET: a put
+    stalls inside its WATCH/EXEC transaction. Records the commands it received."""
+
+    def __init__(self) -> None:
+        self.commands: list[bytes] = []
+        self.listener = socket.socket()
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(16)
+        self.listener.settimeout(0.05)
+        self.port = self.listener.getsockname()[1]
+        self.stop = threading.Event()
+        self.conns: list[socket.socket] = []
+        self.thread = threading.Thread(target=self._serve)
+        self.thread.start()
+
+    def _serve(self) -> None:
+        while not self.stop.is_set():
+            try:
+                conn = self.listener.accept()[0]
+            except OSError:
+                continue
+            self.conns.append(conn)
+            threading.Thread(target=self._talk, args=(conn,), daemon=True).start()
+
+    def _talk(self, conn: socket.socket) -> None:
+        data = b""
+        conn.settimeout(0.05)
+        while not self.stop.is_set():
+            try:
+                chunk = conn.recv(65536)
+            except OSError:
+                continue
+            if not chunk:
+                return
+            data += chunk
+            while True:  # RESP arrays of bulk strings: *N, then $len + bytes for each
+                parts, rest = self._parse(data)
+                if parts is None:
+                    break
+                data = rest
+                command = parts[0].upper()
+                self.commands.append(command)
+                if command == b"HELLO":  # redis-py 5+ opens with HELLO 3: a RESP3 map
+                    conn.sendall(b"%1\r\n$5\r\nproto\r\n:3\r\n")
+                elif command != b"GET":
+                    conn.sendall(b"+OK\r\n")
+
+    @staticmethod
+    def _parse(data: bytes) -> tuple[list[bytes] | None, bytes]:
+        if not data.startswith(b"*") or b"\r\n" not in data:
+            return None, data
+        head, rest = data.split(b"\r\n", 1)
+        parts: list[bytes] = []
+        for _ in range(int(head[1:])):
+            if b"\r\n" not in rest:
+                return None, data
+            size_line, rest = rest.split(b"\r\n", 1)
+            size = int(size_line[1:])
+            if len(rest) < size + 2:
+                return None, data
+            parts.append(rest[:size])
+            rest = rest[size + 2:]
+        return parts, rest
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(timeout=5)
+        self.listener.close()
+        for conn in self.conns:
+            conn.close()
+
+
+def test_put_that_stalls_inside_its_transaction_fails_fast_without_starting_again() -> None:
+    """#8 item 5: redis-py reports a connection lost during WATCH as a WatchError; the put must not
+    take that for a lost race and start again (each start waiting a timeout more): one WATCH,
+    StoreError within 10 x timeout."""
+    pytest.importorskip("redis")
+    server = _HalfDeadRedis()
+    store = RedisStore(f"redis://127.0.0.1:{server.port}/0", timeout=0.2)
+    try:
+        started = time.monotonic()
+        with pytest.raises(StoreError):
+            store.put(sample_entry(URL, b"x"))
+        assert time.monotonic() - started < 10 * 0.2
+        assert server.commands.count(b"WATCH") == 1
+    finally:
+        store.close()
+        server.close()
+
+
+def test_store_works_again_once_a_stopped_server_resumes(private_redis: PrivateRedis) -> None:
+    """#8 item 5: the connections that timed out while Redis was stopped are dropped, not kept
+    stuck in the pool: after SIGCONT every call works at once."""
+    store = RedisStore(private_redis.url)
+    store.put(sample_entry(URL, b"before"))
+    private_redis.stop()
+    for call in (lambda: store.get(URL), lambda: store.put(sample_entry(URL, b"x")), lambda: store.acquire(URL, 5)):
+        with pytest.raises(StoreError):
+            call()
+    private_redis.cont()
+    got = store.get(URL)
+    assert got is not None and got.body in (b"before", b"x")  # a write sent before the stop may land late
+    store.put(sample_entry(URL, b"after", fetched_at=1_800_000_000.0))
+    assert store.get(URL) == sample_entry(URL, b"after", fetched_at=1_800_000_000.0)
+    token = store.acquire("https://other.example/robots.txt", 5)
+    assert token is not None
+    store.release("https://other.example/robots.txt", token)
+    store.close()
+
+
+def test_store_reconnects_after_the_server_is_killed_and_restarted_empty(private_redis: PrivateRedis) -> None:
+    """#8 item 5: Redis killed (calls raise StoreError, at once: connection refused) and started
+    again empty on the same port: the same store reconnects; the lock script is loaded again."""
+    store = RedisStore(private_redis.url)
+    store.put(sample_entry(URL, b"before"))
+    token = store.acquire(URL, 30)
+    assert token is not None
+    store.release(URL, token)  # the release script is now cached by this server
+    private_redis.kill()
     with pytest.raises(StoreError):
-        redis_store.get(URL)
+        store.get(URL)
+    private_redis.start()
+    assert store.get(URL) is None  # restarted empty
+    store.put(sample_entry(URL, b"after"))
+    assert store.get(URL) == sample_entry(URL, b"after")
+    token = store.acquire(URL, 30)
+    assert token is not None
+    store.release(URL, token)
+    assert store.acquire(URL, 30) is not None
+    store.close()
 
 
 def test_close_leaves_a_client_passed_in_open(redis_client: Any, redis_prefix: str) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import multiprocessing
 import sqlite3
 import sys
@@ -16,9 +17,31 @@ from robotrules.cache.sqlite import SCHEMA_VERSION
 from robotrules.errors import StoreError
 
 from ._workers import contend, put_entry, put_with_inherited, read_entry, sample_entry
+from .conftest import unprivileged_python
 
 URL = "https://example.com/robots.txt"
 SPAWN = multiprocessing.get_context("spawn")
+
+
+def _cache_warnings(caplog: pytest.LogCaptureFixture) -> list[logging.LogRecord]:
+    return [r for r in caplog.records if r.name == "robotrules.cache" and r.levelno == logging.WARNING]
+
+
+def _corrupt_copies(path: Path) -> list[Path]:
+    """The damaged files moved aside next to ``path`` (not their -wal and -shm)."""
+    return sorted(p for p in path.parent.glob(path.name + ".corrupt-*") if not p.name.endswith(("-wal", "-shm")))
+
+
+def _truncated_cache(path: Path) -> list[str]:
+    """A real cache of 200 entries, cut to a third of its size: its keys."""
+    keys = [f"https://h{i}.example/robots.txt" for i in range(200)]
+    with SQLiteStore(path) as store:
+        for key in keys:
+            store.put(sample_entry(key, bytes(range(256)) * 12))
+    size = path.stat().st_size
+    with path.open("r+b") as f:
+        f.truncate(size // 3)
+    return keys
 
 
 def test_two_processes_share_one_cached_copy(sqlite_path: Path) -> None:
@@ -142,12 +165,176 @@ def test_purge_removes_entries_fetched_before_the_cutoff(sqlite_path: Path) -> N
     store.close()
 
 
-def test_file_that_is_not_a_database_gives_store_error(sqlite_path: Path) -> None:
-    """DESIGN 10 (one error tree): a corrupted cache file is a StoreError, not a raw sqlite3 error."""
+def test_file_that_is_not_a_database_is_moved_aside_and_rebuilt_with_one_warning(
+        sqlite_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """#8 item 10: a cache file of garbage does not stop the client from starting: the store moves
+    it aside (``.corrupt-<timestamp>``, bytes kept for a post-mortem), starts an empty cache in its
+    place with one warning, and works."""
     sqlite_path.parent.mkdir(parents=True)
-    sqlite_path.write_bytes(b"this is not an SQLite database\n" * 200)
-    with pytest.raises(StoreError, match="cannot use SQLite cache"):
-        SQLiteStore(sqlite_path)
+    garbage = b"this is not an SQLite database\n" * 200
+    sqlite_path.write_bytes(garbage)
+    with caplog.at_level(logging.WARNING, logger="robotrules.cache"):
+        store = SQLiteStore(sqlite_path)
+    assert len(_cache_warnings(caplog)) == 1
+    aside = _corrupt_copies(sqlite_path)
+    assert len(aside) == 1 and aside[0].read_bytes() == garbage
+    store.put(sample_entry(URL, b"after"))
+    assert store.get(URL) == sample_entry(URL, b"after")
+    store.close()
+
+
+def test_database_found_damaged_during_use_is_moved_aside_and_rebuilt(
+        sqlite_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """#8 item 10: a real cache cut short (a crash, a full disk) opens, then reads 'malformed'; the
+    store does not stay malformed for the life of the process: the call that finds it moves the
+    file aside (one warning), answers from a new empty cache, and later calls work."""
+    keys = _truncated_cache(sqlite_path)
+    store = SQLiteStore(sqlite_path)  # the first pages are intact: it opens
+    with caplog.at_level(logging.WARNING, logger="robotrules.cache"):
+        found = [store.get(key) for key in keys]  # raises nothing
+    assert found.count(None) >= 1
+    assert len(_cache_warnings(caplog)) == 1
+    assert len(_corrupt_copies(sqlite_path)) == 1
+    store.put(sample_entry(URL, b"after"))
+    assert store.get(URL) == sample_entry(URL, b"after")
+    assert len(store) == 1
+    store.close()
+    with sqlite3.connect(sqlite_path) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+
+
+def test_store_whose_damaged_file_another_store_replaced_reopens_it_without_moving_it_again(
+        sqlite_path: Path) -> None:
+    """#8 item 10, C3: two processes on one damaged cache: the first to find it moves it aside;
+    the other reopens the new file (it does not move the new one aside), and both share it."""
+    keys = _truncated_cache(sqlite_path)
+    a, b = SQLiteStore(sqlite_path), SQLiteStore(sqlite_path)
+    for key in keys:
+        a.get(key)
+    a.put(sample_entry(URL, b"written after the rebuild"))
+    assert b.get(URL) == sample_entry(URL, b"written after the rebuild")
+    b.put(sample_entry("https://b.example/robots.txt", b"from b"))
+    assert a.get("https://b.example/robots.txt") is not None
+    assert len(_corrupt_copies(sqlite_path)) == 1
+    a.close()
+    b.close()
+
+
+@pytest.mark.parametrize("value", ["text, not bytes", 12345, 1.5], ids=["text", "integer", "real"])
+def test_row_whose_data_has_another_sql_type_reads_as_missing(
+        sqlite_path: Path, value: object, caplog: pytest.LogCaptureFixture) -> None:
+    """#8 item 4: a row another program wrote with a TEXT, INTEGER or REAL ``data`` reads as missing
+    (one warning) and the next put replaces it."""
+    store = SQLiteStore(sqlite_path)
+    with sqlite3.connect(sqlite_path) as conn:
+        conn.execute("INSERT INTO entries (key, fetched_at, data) VALUES (?, 0, ?)", (URL, value))
+    conn.close()
+    with caplog.at_level(logging.WARNING, logger="robotrules.cache"):
+        assert store.get(URL) is None
+    assert len(_cache_warnings(caplog)) == 1
+    store.put(sample_entry(URL, b"x"))
+    assert store.get(URL) == sample_entry(URL, b"x")
+    store.close()
+
+
+def test_path_whose_parent_is_a_file_is_bypassed_with_one_warning(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """#8 item 10: a cache path that cannot exist (its parent is a file) does not stop the client
+    from starting: one warning, then every call raises StoreError, so the client goes on without
+    a store (works as root too: no permission is involved)."""
+    (tmp_path / "a-file").write_text("x")
+    with caplog.at_level(logging.WARNING, logger="robotrules.cache"):
+        store = SQLiteStore(tmp_path / "a-file" / "cache" / "robots.sqlite3")
+    assert len(_cache_warnings(caplog)) == 1
+    for call in (lambda: store.get(URL), lambda: store.put(sample_entry(URL, b"x")), lambda: store.delete(URL),
+                 lambda: store.acquire(URL, 1.0), lambda: store.release(URL, "t"), lambda: len(store)):
+        with pytest.raises(StoreError, match="bypassed"):
+            call()
+    assert len(_cache_warnings(caplog)) == 1  # one line, not one per call
+    store.close()
+
+
+_READ_ONLY_CHILD = """
+import json, logging, os, sys
+path = sys.argv[1]
+try:
+    with open(path, "r+b"):
+        pass
+except PermissionError:
+    pass
+else:
+    print(json.dumps({"skip": "this process can still write a 0444 file: file permissions cannot be tested here"}))
+    raise SystemExit(0)
+records = []
+class Keep(logging.Handler):
+    def emit(self, record):
+        records.append(record.getMessage())
+logging.getLogger("robotrules.cache").addHandler(Keep(logging.WARNING))
+from robotrules.cache import SQLiteStore
+from robotrules.core.policy import Entry
+from robotrules.errors import StoreError
+url = "https://example.com/robots.txt"
+out = {}
+store = SQLiteStore(path)
+def read():
+    try:
+        got = store.get(url)
+    except StoreError:
+        return "StoreError"
+    return None if got is None else got.body.decode()
+out["get"] = read()
+entry = Entry(url, "rules", 200, "200", 1.0, 2.0, b"new", 200, 1.0)
+for name, call in [("put", lambda: store.put(entry)), ("acquire", lambda: store.acquire(url, 1.0)),
+                   ("delete", lambda: store.delete(url))]:
+    try:
+        call()
+        out[name] = "ok"
+    except StoreError as exc:
+        out[name] = "StoreError"
+out["get_after"] = read()
+out["warnings"] = records
+store.close()
+print(json.dumps(out))
+"""
+
+
+def _read_only_cache(directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "robots.sqlite3"
+    with SQLiteStore(path) as store:
+        store.put(sample_entry(URL, b"cached"))
+    path.chmod(0o444)
+    return path
+
+
+def test_read_only_cache_file_is_read_but_not_written(tmp_path: Path) -> None:
+    """#8 item 10: a cache file the process may not write does not stop the client from starting:
+    it is read (the cached copy still decides), writes raise StoreError, and it says so once.
+    Run in a child to which file permissions apply (see conftest.unprivileged_python)."""
+    path = _read_only_cache(tmp_path / "cache")
+    out = unprivileged_python(_READ_ONLY_CHILD, str(path))
+    assert out["get"] == "cached" and out["get_after"] == "cached"
+    assert (out["put"], out["acquire"], out["delete"]) == ("StoreError",) * 3
+    assert len(out["warnings"]) == 1 and "read-only" in out["warnings"][0]
+
+
+def test_read_only_directory_it_cannot_use_is_bypassed(tmp_path: Path) -> None:
+    """#8 item 10: a read-only file in a read-only directory, where SQLite cannot make the WAL
+    index it needs, is bypassed: the constructor does not raise, every call raises StoreError,
+    one warning. Run in a child to which file permissions apply."""
+    directory = tmp_path / "cache"
+    path = _read_only_cache(directory)
+    directory.chmod(0o555)
+    try:
+        out = unprivileged_python(_READ_ONLY_CHILD, str(path))
+    finally:
+        directory.chmod(0o755)
+    # Either it could be opened read-only (an SQLite able to read a WAL file without making its
+    # index) or it is bypassed; either way the constructor did not raise and nothing is written.
+    assert (out["put"], out["acquire"], out["delete"]) == ("StoreError",) * 3
+    assert out["get"] == out["get_after"] and out["get"] in ("cached", "StoreError")
+    assert len(out["warnings"]) == 1
 
 
 def test_database_of_another_application_gives_store_error(sqlite_path: Path) -> None:
@@ -173,14 +360,13 @@ def test_newer_schema_version_gives_a_clear_store_error(sqlite_path: Path) -> No
         SQLiteStore(sqlite_path)
 
 
-def test_unreadable_row_gives_store_error(sqlite_path: Path) -> None:
-    """DESIGN 10: a row this code did not write is a StoreError on get, not a crash."""
+def test_unreadable_row_reads_as_missing(sqlite_path: Path) -> None:
+    """#8 item 4, DESIGN 10: a row this code did not write is None on get (logged), not a crash."""
     store = SQLiteStore(sqlite_path)
     with sqlite3.connect(sqlite_path) as conn:
         conn.execute("INSERT INTO entries (key, fetched_at, data) VALUES (?, 0, ?)", (URL, b"garbage"))
     conn.close()
-    with pytest.raises(StoreError):
-        store.get(URL)
+    assert store.get(URL) is None
     store.close()
 
 

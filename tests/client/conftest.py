@@ -15,6 +15,7 @@ from anyio.from_thread import start_blocking_portal
 
 from robotrules import AsyncRobotsClient, Policy, RobotsClient
 from tests.cache.conftest import redis_url  # noqa: F401  (the fixture, shared)
+from tests.client._stores import loopback_http
 from tests.servers.clock import FakeClock
 from tests.servers.http import HTTPServer
 
@@ -59,9 +60,19 @@ def server() -> Iterator[HTTPServer]:
 
 @pytest.fixture(params=["sync", "async"])
 def make_client(request: pytest.FixtureRequest, clock: FakeClock) -> Iterator[Any]:
-    """``make_client(store=None, **kwargs)``: a client of the parametrized kind, closed afterwards."""
+    """``make_client(store=None, **kwargs)``: a client of the parametrized kind, closed afterwards.
+
+    ``make_client.loopback(port)``: an httpx client of the same kind sending every host name to
+    127.0.0.1:port (for ``http_client=``; closed afterwards).
+    """
     made: list[Any] = []
+    https: list[Any] = []
     with start_blocking_portal("asyncio") as portal:
+
+        def loopback(port: int) -> Any:
+            http = loopback_http(port, request.param)
+            https.append(http)
+            return http
 
         def make(store: Any = None, **kwargs: Any) -> Any:
             kwargs.setdefault("clock", clock)
@@ -74,9 +85,15 @@ def make_client(request: pytest.FixtureRequest, clock: FakeClock) -> Iterator[An
             return client
 
         make.kind = request.param  # type: ignore[attr-defined]
+        make.loopback = loopback  # type: ignore[attr-defined]
         yield make
         for client in made:
             client.close()
+        for http in https:
+            if request.param == "sync":
+                http.close()
+            else:
+                portal.call(http.aclose)
 
 
 async def _make_async(store: Any, kwargs: dict[str, Any]) -> AsyncRobotsClient:

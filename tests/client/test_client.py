@@ -271,10 +271,9 @@ def test_a_failing_store_is_bypassed_with_a_warning(server, caplog):
 
     serve(server)
     store = RedisStore(f"redis://127.0.0.1:{free_port()}/0")
-    with caplog.at_level(logging.WARNING, logger="robotrules"):
-        with RobotsClient(store) as client:
-            assert not client.allowed(f"http://127.0.0.1:{server.port}/private", "bot")
-            assert client.allowed(f"http://127.0.0.1:{server.port}/public", "bot")
+    with caplog.at_level(logging.WARNING, logger="robotrules"), RobotsClient(store) as client:
+        assert not client.allowed(f"http://127.0.0.1:{server.port}/private", "bot")
+        assert client.allowed(f"http://127.0.0.1:{server.port}/public", "bot")
     assert server.hits("/robots.txt") == 1
     assert any("store" in r.message for r in caplog.records)
     store.close()

@@ -43,10 +43,13 @@ class Run:
         force: bool = False,
         policy: Policy | None = None,
         user_agent: str | None = None,
+        addresses: Any = None,
     ) -> Entry:
         kwargs: dict[str, Any] = {"policy": policy or TEST_POLICY}
         if user_agent is not None:
             kwargs["user_agent"] = user_agent
+        if addresses is not None:  # an AddressPolicy (robotrules.fetch.addresses)
+            kwargs["addresses"] = addresses
         if self.mode == "sync":
             fetcher = Fetcher(**kwargs)
             try:

@@ -146,3 +146,35 @@ def test_gzip_bomb_on_an_error_page_is_not_decoded_past_the_limit(fetch: Run, se
     """F9, F5: a 503 carrying a gzip bomb stays a cheap 503 error."""
     entry = fetch(server.route("/robots.txt", respond(503, gzip_bomb(200 * MiB), {"Content-Encoding": "gzip"})))
     assert (entry.outcome, entry.status) == ("error", 503)
+
+
+@pytest.mark.parametrize("kind", ["zlib-wrapped", "bare"])
+def test_deflate_body_in_one_byte_chunks_is_decoded(fetch: Run, server: HTTPServer, kind: str) -> None:
+    """F2, F8: Content-Encoding: deflate arriving one byte per chunk is decoded; the zlib header is not judged on one byte.
+
+    Chunked framing with 1-byte chunks makes every read of the body a single byte, whatever
+    the timing, so the first segment is one byte.
+    """
+    data = deflate_bytes(TEXT[:5000], raw_deflate=kind == "bare")
+    head = b"HTTP/1.1 200 OK\r\nContent-Encoding: deflate\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+    body = b"".join(b"1\r\n%s\r\n" % data[i : i + 1] for i in range(len(data))) + b"0\r\n\r\n"
+    entry = fetch(server.route("/robots.txt", raw(head + body)))
+    assert (entry.outcome, entry.status, entry.body) == ("rules", 200, TEXT[:5000])
+
+
+@pytest.mark.parametrize("kind", ["zlib-wrapped", "bare"])
+def test_deflate_detection_does_not_depend_on_how_the_stream_is_split(kind: str) -> None:
+    """F2: the body decoder gives the same bytes for every split of a deflate stream into reads (first read of 1 byte included)."""
+    from robotrules.fetch.http import _Body
+
+    data = deflate_bytes(ROBOTS * 3, raw_deflate=kind == "bare")
+    for cut in range(len(data) + 1):
+        reader = _Body("deflate", LIMIT)
+        for piece in (data[:cut], data[cut : cut + 1], data[cut + 1 :]):
+            if piece:
+                reader.feed(piece)
+        assert reader.finish() == ROBOTS * 3, f"split at {cut}"
+    one_by_one = _Body("deflate", LIMIT)
+    for i in range(len(data)):
+        one_by_one.feed(data[i : i + 1])
+    assert one_by_one.finish() == ROBOTS * 3

@@ -134,7 +134,7 @@ def test_cross_host_redirects_are_followed_and_cached_under_the_original_url():
     assert entry.url == URL and entry.final_url == "https://cdn.example.net/site/robots.txt"
 
 
-@pytest.mark.parametrize("response, why", [
+@pytest.mark.parametrize(("response", "why"), [
     (Response(301, {}), "without a Location"),
     (Response(302, {"location": "  "}), "without a Location"),
     (Response(301, {"location": "javascript:alert(1)"}), "unsupported scheme"),
@@ -211,7 +211,7 @@ def test_503_is_retried_sooner_than_other_server_errors():
     assert e503.expires_at - T0 < e500.expires_at - T0
 
 
-@pytest.mark.parametrize("value, delay", [("120", 120), ("5", 60), ("999999", 3600),
+@pytest.mark.parametrize(("value", "delay"), [("120", 120), ("5", 60), ("999999", 3600),
                                           ("Tue, 14 Nov 2023 22:15:20 GMT", 120),
                                           ("Wed, 15 Nov 2023 00:13:20 GMT", 3600), ("soon", 60)])
 def test_retry_after_is_honoured_within_the_bounds(value, delay):
@@ -293,7 +293,7 @@ def test_5xx_for_a_path_that_cannot_exist_with_a_working_home_page_is_treated_as
     assert (entry.outcome, entry.status) == ("allow", 500) and "F7" in entry.reason
 
 
-@pytest.mark.parametrize("probe, home", [
+@pytest.mark.parametrize(("probe", "home"), [
     (Response(404, {}), None),  # the site 404s properly: the 5xx is real
     (Failure("timeout"), None),
     (Response(500, {}), Response(500, {})),  # the whole site is down
@@ -321,7 +321,7 @@ def test_probes_read_no_body():
 
 # -- C4: Cache-Control ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("header, ttl", [
+@pytest.mark.parametrize(("header", "ttl"), [
     ("max-age=3600", 3600),
     ("public, max-age=172800", 172800),
     ('max-age="7200"', 7200),

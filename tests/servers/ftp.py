@@ -7,6 +7,7 @@
         url = ftp.url("/robots.txt")          # ftp://127.0.0.1:<port>/robots.txt
         ftp.retr_reply = "450 Busy, try later"  # script RETR to refuse (4yz or 5yz)
         ftp.passwords                         # anonymous passwords received (crawlers send their UA)
+        ftp.connections                       # control connections accepted
 
 The server polls its I/O loop in a background thread and stops within a fraction of a second.
 """
@@ -42,11 +43,16 @@ class FTPServer:
         self.retr_reply: str | None = None
         self.passwords: list[str] = []
         self.commands: list[str] = []
+        self.connections = 0
         owner = self
         authorizer = DummyAuthorizer()
         authorizer.add_anonymous(str(self.root))  # perm "elr": list and read
 
         class Handler(FTPHandler):
+            def on_connect(self) -> None:
+                owner.connections += 1
+                super().on_connect()
+
             def pre_process_command(self, line: str, cmd: str, arg: str) -> None:
                 owner.commands.append(cmd)
                 super().pre_process_command(line, cmd, arg)

@@ -11,6 +11,7 @@ response, a redirect, a trickle, a reset, nothing at all. Typical use::
         server.default = respond(500)                                # every unrouted path
         ... fetch url ...
         server.hits("/robots.txt"), server.paths()                   # what was asked, in order
+        server.connections                                           # TCP connections accepted
         server.requests[-1].headers["user-agent"]                    # lower-case header names
         server.wait_done(); server.exchanges[-1].sent                # bytes the server got out
 
@@ -20,7 +21,7 @@ Handlers: :func:`respond`, :func:`redirect`, :func:`raw` (then close, reset or h
 :func:`gzip_bytes`, :func:`deflate_bytes`, :func:`gzip_bomb`, :func:`pattern`.
 
 ``server.url(path, host="localhost")`` names the same server differently, for cross-host
-redirects; ``server.greeting = b"..."`` makes it talk first and hang up without reading (a
+redirects; ``HTTPServer("::1")`` listens on the IPv6 loopback (``http://[::1]:<port>/...``); ``server.greeting = b"..."`` makes it talk first and hang up without reading (a
 non-TLS server for https:// tests). Handlers that write raw bytes should say
 ``Connection: close`` (every connection is closed after one exchange). Every wait in a handler
 is interruptible: :meth:`HTTPServer.stop` ends all of them at once, so no test hangs on it.
@@ -191,11 +192,13 @@ class HTTPServer:
         self.greeting: bytes | None = None  # if set: sent on accept, before any request, then close
         self.requests: list[Request] = []
         self.exchanges: list[Exchange] = []
+        self.connections = 0  # TCP connections accepted, with or without a request
         self.stopping = threading.Event()
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
         self._socks: set[socket.socket] = set()
-        self._listener = socket.create_server((host, 0))
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET  # HTTPServer("::1"): IPv6 loopback
+        self._listener = socket.create_server((host, 0), family=family)
         self._listener.settimeout(0.5)
         self.port: int = self._listener.getsockname()[1]
         self._acceptor = threading.Thread(target=self._accept_loop, name=f"http-test-{self.port}", daemon=True)
@@ -203,7 +206,8 @@ class HTTPServer:
     # -- scripting ------------------------------------------------------------------------
     def url(self, path: str = "/robots.txt", host: str | None = None) -> str:
         """Absolute URL of ``path`` here; ``host="localhost"`` names the same server differently."""
-        return f"http://{host or self.host}:{self.port}{path}"
+        host = host or self.host
+        return f"http://{f'[{host}]' if ':' in host else host}:{self.port}{path}"
 
     def route(self, path: str, handler: Handler) -> str:
         """Answer requests for ``path`` (exact target, else target without the query) with ``handler``."""
@@ -289,6 +293,7 @@ class HTTPServer:
                 return
             thread = threading.Thread(target=self._serve, args=(sock,), daemon=True)
             with self._lock:
+                self.connections += 1
                 self._socks.add(sock)
                 self._threads.append(thread)
             thread.start()

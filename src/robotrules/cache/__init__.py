@@ -8,11 +8,27 @@ for the processes of one machine (the embedded default, one file in WAL mode), a
 redis-py and says so only when constructed). Every store follows the :class:`Store` protocol and
 writes the same bytes, :func:`encode_entry`; backend failures are raised as
 :class:`~robotrules.errors.StoreError`.
+
+Every store keeps three promises (issue #8; see :mod:`robotrules.cache.base`): a ``put`` merges
+with what is stored, atomically, by :func:`robotrules.core.policy.merge`, so a good copy is never
+lost (C2); every entry read is checked by :func:`validate_entry` and an invalid one is logged
+and read as missing; and the stores that do I/O give up on a stalled backend after a short
+per-call ``timeout`` (0.25 s by default) with StoreError. A damaged or read-only SQLite file is
+rebuilt, read only, or bypassed rather than stopping the client.
 """
 
-from robotrules.cache.base import Store, decode_entry, encode_entry
+from robotrules.cache.base import InvalidEntry, Store, decode_entry, encode_entry, validate_entry
 from robotrules.cache.memory import MemoryStore
 from robotrules.cache.redis import RedisStore
 from robotrules.cache.sqlite import SQLiteStore
 
-__all__ = ["MemoryStore", "RedisStore", "SQLiteStore", "Store", "decode_entry", "encode_entry"]
+__all__ = [
+    "InvalidEntry",
+    "MemoryStore",
+    "RedisStore",
+    "SQLiteStore",
+    "Store",
+    "decode_entry",
+    "encode_entry",
+    "validate_entry",
+]

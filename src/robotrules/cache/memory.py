@@ -12,8 +12,14 @@ is deliberately simple: it bounds memory to within a small constant factor, not 
 Locks (single flight within the process) are tokens from :func:`secrets.token_hex` with an
 expiry on :func:`time.monotonic` (the store's own clock, never the client's injected one).
 
+Writes merge: ``put`` applies :func:`~robotrules.core.policy.merge` to the held entry and the
+new one under the lock, so racing threads never lose a good copy (C2). Reads are checked:
+``get`` hands out only entries that pass :func:`~robotrules.cache.base.validate_entry` (an
+entry put in behind the store's back is logged and treated as missing).
+
 Thread safety: every method takes one :class:`threading.Lock`; no method does I/O or calls back
 into user code while holding it, so ``blocking`` is False and the async client calls it inline.
+There is no per-call ``timeout``: nothing here can stall.
 """
 
 from __future__ import annotations
@@ -23,7 +29,8 @@ import threading
 import time
 from collections import OrderedDict
 
-from robotrules.core.policy import Entry
+from robotrules.cache.base import checked_entry, validate_entry
+from robotrules.core.policy import Entry, merge
 
 __all__ = ["ENTRY_OVERHEAD", "MemoryStore"]
 
@@ -46,9 +53,9 @@ class MemoryStore:
     either bound, the least recently used entries are evicted until both hold again. ``get``
     and ``put`` mark an entry as recently used.
 
-    An entry whose own size is above ``max_bytes`` is not kept: ``put`` drops it, and also
-    forgets what was stored under that key before (a ``put`` replaces; keeping the older entry
-    would serve a copy the caller has already superseded). Such an entry cannot occur with the
+    An entry whose own size (after the merge) is above ``max_bytes`` is not kept: ``put`` drops
+    it, and also forgets what was stored under that key before (keeping the older entry would
+    serve a copy the caller has already superseded). Such an entry cannot occur with the
     default bound and the 500 KiB body limit (F9); it only matters for very small ``max_bytes``.
     """
 
@@ -81,24 +88,32 @@ class MemoryStore:
         return key in self._entries
 
     def get(self, key: str) -> Entry | None:
-        """The entry stored for ``key`` (marking it most recently used), or None."""
+        """The entry stored for ``key`` (marking it most recently used), or None (also for an
+        invalid one, logged: see :meth:`robotrules.cache.base.Store.get`)."""
         with self._lock:
             item = self._entries.get(key)
             if item is None:
                 return None
             self._entries.move_to_end(key)
-            return item[0]
+            entry = item[0]
+        return checked_entry(key, entry, "the memory store")
 
     def put(self, entry: Entry) -> None:
-        """Store ``entry`` under ``entry.url`` as the most recently used, then evict to the bounds."""
-        size = entry_size(entry)
+        """Store :func:`~robotrules.core.policy.merge` of the held entry and ``entry`` under
+        ``entry.url`` (atomically, under the lock: a good copy is never lost), as the most
+        recently used, then evict to the bounds. ``InvalidEntry`` for an invalid ``entry``."""
+        validate_entry(entry)
         with self._lock:
             old = self._entries.pop(entry.url, None)
+            stored: Entry | None = None
             if old is not None:
                 self._bytes -= old[1]
+                stored = checked_entry(entry.url, old[0], "the memory store")
+            kept = merge(stored, entry)
+            size = entry_size(kept)
             if size > self.max_bytes:
                 return  # too big to keep at all (see the class docstring)
-            self._entries[entry.url] = (entry, size)
+            self._entries[entry.url] = (kept, size)
             self._bytes += size
             while len(self._entries) > self.max_entries or self._bytes > self.max_bytes:
                 _, (_, evicted) = self._entries.popitem(last=False)

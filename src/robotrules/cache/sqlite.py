@@ -10,40 +10,71 @@ copy of each robots.txt (C3) and fetch it once (the lock table). The file holds 
 store writes the same bytes; ``fetched_at`` is copied out of it for :meth:`SQLiteStore.purge`.
 
 Concurrency: the database runs in WAL journal mode (readers never wait for the writer) with a
-busy timeout (a writer waits for another writer instead of failing). Every operation is one
-short statement in autocommit mode, except :meth:`SQLiteStore.acquire`, which is one
-``BEGIN IMMEDIATE`` transaction (take the write lock first, drop expired locks, ``INSERT OR
-IGNORE``, look at the row count), so two processes can never both win a lock. Opening a new
-file from several processes at once is safe: the switch to WAL is retried while SQLite reports
-it busy, and the schema is created inside ``BEGIN IMMEDIATE``.
+short busy timeout (a writer waits for another writer up to ``timeout``, then fails with
+StoreError). Reads are one autocommit statement. Writes that must see what is there are one
+``BEGIN IMMEDIATE`` transaction (take the write lock first, then read, decide, write, commit):
+:meth:`SQLiteStore.put` reads the stored entry, applies :func:`~robotrules.core.policy.merge`
+and writes the result, so no writer in any process loses a good copy (C2);
+:meth:`SQLiteStore.acquire` drops expired locks, ``INSERT OR IGNORE`` and looks at the row
+count, so two processes never both win a lock. Opening a new file from several processes at
+once is safe: the switch to WAL is retried while SQLite reports it busy, and the schema is
+created inside ``BEGIN IMMEDIATE``; opening an existing cache takes no write lock.
+
+Reads are checked: a row that does not decode or fails
+:func:`~robotrules.cache.base.validate_entry` (a wrong type, a URL other than its key, ...) is
+logged and read as missing, and the next ``put`` replaces it.
 
 Versioning: the file carries ``PRAGMA application_id`` (this is a robotrules cache) and ``PRAGMA
-user_version`` (its schema). A file of another application, of a newer schema, or not a
-database at all gives a clear :class:`~robotrules.errors.StoreError` when the store is opened.
+user_version`` (its schema). A database of another application or of a newer schema gives a
+clear :class:`~robotrules.errors.StoreError` when the store is opened, and is left untouched.
+
+Damage and permissions (the store is only a cache; it never stops the client):
+
+- A file that is not a database, or one SQLite finds malformed when it is opened or at any later
+  call, is moved aside (renamed ``<path>.corrupt-<UTC timestamp>``, with its ``-wal`` and
+  ``-shm`` files) and a new empty cache is made in its place, with one warning (logger
+  ``robotrules.cache``); the call that found it runs again on the new file. A process that
+  finds the file replaced by another one reopens it at its next call (each call compares the
+  file's inode with the one it opened) and does not move the new file; a ``<path>.rebuild-lock``
+  side file keeps two processes from moving it at once. (SQLite warns against renaming a
+  database that others have open; for a damaged cache that is the lesser harm.)
+- A file this process may read but not write is used read-only: reads work, writes raise
+  StoreError (one warning when that is found).
+- A file or directory that cannot be opened at all (no permission, a parent that is a file, a
+  read-only directory where SQLite cannot make its WAL index) makes the store a bypass: one
+  warning, then every call raises StoreError, so the client goes on without a store.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import secrets
 import sqlite3
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, TypeVar
 
-from robotrules.cache.base import decode_entry, encode_entry
-from robotrules.core.policy import Entry
+from robotrules.cache.base import encode_entry, load_entry, validate_entry
+from robotrules.core.policy import Entry, merge
 from robotrules.errors import StoreError
 
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "SQLiteStore"]
+__all__ = ["APPLICATION_ID", "DEFAULT_TIMEOUT", "SCHEMA_VERSION", "SQLiteStore"]
+
+log = logging.getLogger("robotrules.cache")
 
 APPLICATION_ID = 0x52527478  # "RRtx": marks the file as a robotrules cache (PRAGMA application_id)
 
 SCHEMA_VERSION = 1  # PRAGMA user_version; bump on any incompatible change of the tables below
+
+DEFAULT_TIMEOUT = 0.25
+"""Seconds a call waits for another writer's lock before raising StoreError (see :class:`SQLiteStore`)."""
 
 _SCHEMA = (
     "CREATE TABLE entries (key TEXT PRIMARY KEY, fetched_at REAL NOT NULL, data BLOB NOT NULL)",
@@ -54,13 +85,41 @@ _SCHEMA = (
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
 
+_T = TypeVar("_T")
+
+_Kind = Literal["busy", "corrupt", "moved", "readonly", "cantopen", "other"]
+
+# SQLite's primary result codes (the low byte of an extended code) and the one extended code
+# that matters here: the file was renamed or deleted under an open connection.
+_CODES: dict[int, _Kind] = {5: "busy", 6: "busy", 8: "readonly", 11: "corrupt", 14: "cantopen", 26: "corrupt"}
+_READONLY_DBMOVED = 1032
+_MESSAGES: tuple[tuple[str, _Kind], ...] = (  # Python 3.10 has no sqlite_errorcode
+    ("database is locked", "busy"),
+    ("database disk image is malformed", "corrupt"),
+    ("file is not a database", "corrupt"),
+    ("readonly database", "readonly"),
+    ("unable to open database file", "cantopen"),
+)
+
+
+def _kind(exc: sqlite3.Error) -> _Kind:
+    """What an SQLite error means for the store: worth recovering from, or just a failed call."""
+    code = getattr(exc, "sqlite_errorcode", None)  # Python >= 3.11
+    if code is not None:
+        if code == _READONLY_DBMOVED:
+            return "moved"
+        return _CODES.get(code & 0xFF, "other")
+    text = str(exc)
+    return next((kind for message, kind in _MESSAGES if message in text), "other")
+
 
 def _is_busy(exc: sqlite3.Error) -> bool:
     """Whether ``exc`` is SQLITE_BUSY ("database is locked"), which is worth retrying."""
-    code = getattr(exc, "sqlite_errorcode", None)  # Python >= 3.11
-    if code is not None:
-        return bool(code & 0xFF == 5)  # SQLITE_BUSY and its extended codes
-    return "database is locked" in str(exc)
+    return _kind(exc) == "busy"
+
+
+class _Unusable(Exception):
+    """Opening failed in a way that a read-only connection or a bypass answers (internal)."""
 
 
 class SQLiteStore:
@@ -68,8 +127,20 @@ class SQLiteStore:
 
     ``path`` is the database file; missing parent directories are created. ``":memory:"`` gives
     a private in-memory database: fine for one process (all its threads share it, since the
-    store has one connection), invisible to every other process. ``timeout`` is how long (in
-    seconds) a statement waits for another writer before failing with :class:`StoreError`.
+    store has one connection), invisible to every other process.
+
+    ``timeout`` (seconds, > 0; default :data:`DEFAULT_TIMEOUT`, 0.25 s) is SQLite's busy timeout
+    and the connection's: how long a call waits for another connection's write lock before
+    raising :class:`StoreError`. Why 0.25 s: writers here hold the lock for one short
+    transaction on one row (well under a millisecond in WAL mode, where commits do not wait for
+    the disk), so only a stuck holder (a process stopped inside a transaction, a tool keeping a
+    write open, a long :meth:`purge`) makes a call wait that long; the client then goes on
+    without the store for that call rather than stalling a check (Python's default, 5 s per
+    statement, cost a check up to 90 s). Reads never wait: WAL readers do not take the lock.
+
+    The constructor does not raise for a damaged, read-only or unreachable file (see the module
+    docstring: it is rebuilt, read only, or bypassed, with one warning); it raises StoreError
+    for a database of another application or of a newer schema, which is left as it is.
 
     One connection, guarded by a :class:`threading.Lock` and opened with
     ``check_same_thread=False``, rather than one connection per thread: every statement is a few
@@ -87,119 +158,287 @@ class SQLiteStore:
 
     blocking = True
 
-    def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        if not timeout > 0:
+            raise ValueError("timeout must be > 0")
         self.path = os.fspath(path)
         self.timeout = timeout
-        self._memory = self.path == ":memory:" or self.path == ""
-        if not self._memory:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._memory = self.path in {":memory:", ""}
+        self._file = self.path if self._memory else os.path.abspath(self.path)  # fixed, whatever the cwd later
         self._lock = threading.Lock()
         self._closed = False
         self._pid = os.getpid()
-        self._conn = self._open()
+        self._conn: sqlite3.Connection | None = None
+        self._file_id: tuple[int, int] | None = None  # (st_dev, st_ino) of the file we opened
+        self._readonly = ""  # why writes are refused, once found read-only
+        self._bypass = ""  # why every call is refused, once found unusable
+        if not self._memory:
+            try:
+                Path(self._file).parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                self._give_up(f"cannot create its directory: {exc}")
+                return
+        try:
+            self._establish()
+        except StoreError as exc:
+            if not isinstance(exc.__cause__, sqlite3.Error) or not _is_busy(exc.__cause__):
+                raise  # another application's database, a newer schema: left alone, said clearly
+            # busy: another process holds the file's write lock; the first call tries again
 
     # -- connection ---------------------------------------------------------------------
 
-    def _open(self) -> sqlite3.Connection:
-        """Connect, switch to WAL, and create or check the schema."""
+    def _uri(self, read_only: bool) -> str:
+        uri = Path(self._file).as_uri()
+        return uri + "?mode=ro" if read_only else uri
+
+    def _connect(self, read_only: bool = False) -> sqlite3.Connection:
+        """Connect, switch to WAL, and create or check the schema (sqlite3.Error or StoreError)."""
+        target = self.path if self._memory else self._uri(read_only)
+        conn = sqlite3.connect(target, timeout=self.timeout, isolation_level=None, check_same_thread=False,
+                               uri=not self._memory)
+        conn.text_factory = bytes  # a TEXT value that is not UTF-8 (written behind our back) still reads
         try:
-            conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open SQLite cache {self.path!r}: {exc}") from exc
-        deadline = time.monotonic() + self.timeout
-        try:
-            conn.execute(f"PRAGMA busy_timeout = {int(self.timeout * 1000)}")
-            while True:
-                try:
-                    # Switching a new file to WAL can fail with SQLITE_BUSY at once, without the
-                    # busy handler, while another process does the same: retry until the timeout.
-                    conn.execute("PRAGMA journal_mode = WAL")
-                    break
-                except sqlite3.OperationalError as exc:
-                    if not _is_busy(exc) or time.monotonic() >= deadline:
-                        raise
-                    time.sleep(0.005)
-            conn.execute("PRAGMA synchronous = NORMAL")  # WAL: consistent after a crash; a cache needs no more
-            self._check_schema(conn)
-        except sqlite3.Error as exc:
-            conn.close()
-            raise StoreError(f"cannot use SQLite cache {self.path!r}: {exc}") from exc
-        except StoreError:
+            conn.execute(f"PRAGMA busy_timeout = {max(1, int(self.timeout * 1000))}")
+            if not read_only:
+                self._use_wal(conn)
+                conn.execute("PRAGMA synchronous = NORMAL")  # WAL: consistent after a crash; a cache needs no more
+            self._check_schema(conn, read_only)
+        except BaseException:
             conn.close()
             raise
         return conn
 
-    def _check_schema(self, conn: sqlite3.Connection) -> None:
-        """Create the tables in a new file; refuse a file of another application or schema."""
+    def _use_wal(self, conn: sqlite3.Connection) -> None:
+        deadline = time.monotonic() + self.timeout
+        while True:
+            try:
+                # Switching a new file to WAL can fail with SQLITE_BUSY at once, without the
+                # busy handler, while another process does the same: retry until the timeout.
+                conn.execute("PRAGMA journal_mode = WAL")
+                return
+            except sqlite3.OperationalError as exc:
+                if _kind(exc) == "readonly":
+                    return  # a read-only file in another journal mode: it can still be read
+                if not _is_busy(exc) or time.monotonic() >= deadline:
+                    raise
+                time.sleep(0.005)
+
+    def _check_schema(self, conn: sqlite3.Connection, read_only: bool) -> None:
+        """Create the tables in a new file; refuse a file of another application or schema.
+
+        An existing cache is checked without the write lock; only a new file takes it.
+        """
+        if self._schema_state(conn) == "ours":
+            return
+        if read_only:
+            raise _Unusable("it is not a robotrules cache yet, and it cannot be written")
         conn.execute("BEGIN IMMEDIATE")  # several processes may open a new file at once
         try:
-            app = conn.execute("PRAGMA application_id").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if app == 0 and version == 0:
-                tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-                if tables:
-                    raise StoreError(f"{self.path!r} is an SQLite database of another application, not a robotrules cache")
+            if self._schema_state(conn) == "empty":
                 for statement in _SCHEMA:
                     conn.execute(statement)
-            elif app != APPLICATION_ID:
-                raise StoreError(f"{self.path!r} is an SQLite database of another application (application_id {app:#x})")
-            elif version != SCHEMA_VERSION:
-                raise StoreError(
-                    f"{self.path!r} is a robotrules cache of schema version {version}; this version of robotrules "
-                    f"reads version {SCHEMA_VERSION}: use another path or delete the file (it is only a cache)"
-                )
             conn.execute("COMMIT")
         except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
+            self._rollback(conn)
             raise
 
+    def _schema_state(self, conn: sqlite3.Connection) -> Literal["ours", "empty"]:
+        app = conn.execute("PRAGMA application_id").fetchone()[0]
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if app == APPLICATION_ID and version == SCHEMA_VERSION:
+            return "ours"
+        if app == 0 and version == 0:
+            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                raise StoreError(f"{self.path!r} is an SQLite database of another application, not a robotrules cache")
+            return "empty"
+        if app != APPLICATION_ID:
+            raise StoreError(f"{self.path!r} is an SQLite database of another application (application_id {app:#x})")
+        raise StoreError(
+            f"{self.path!r} is a robotrules cache of schema version {version}; this version of robotrules "
+            f"reads version {SCHEMA_VERSION}: use another path or delete the file (it is only a cache)"
+        )
+
+    @staticmethod
+    def _rollback(conn: sqlite3.Connection) -> None:
+        if conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):  # a damaged file may refuse even this
+                conn.execute("ROLLBACK")
+
+    def _establish(self) -> None:
+        """Open the file for this process: read-write, else rebuilt, read-only or bypassed.
+
+        Raises StoreError only for a transient failure (busy) or a foreign database.
+        """
+        self._remember_file()  # the file as found: a damaged one is moved aside only if still there
+        try:
+            self._conn = self._connect()
+        except sqlite3.Error as exc:
+            kind = _kind(exc)
+            if kind == "corrupt":
+                self._rebuild(exc)
+            elif kind in ("readonly", "cantopen"):
+                self._open_read_only(exc)
+            elif kind == "busy":
+                raise StoreError(f"cannot use SQLite cache {self.path!r}: {exc}") from exc
+            else:
+                self._give_up(f"cannot use it: {exc}")
+            return
+        self._remember_file()
+
+    def _remember_file(self) -> None:
+        if not self._memory:
+            self._file_id = self._current_file_id()
+
+    def _current_file_id(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self._file)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    def _open_read_only(self, why: sqlite3.Error) -> None:
+        try:
+            self._conn = self._connect(read_only=True)
+        except (sqlite3.Error, _Unusable) as exc:
+            self._give_up(f"cannot open it for writing ({why}) nor for reading ({exc})")
+            return
+        self._remember_file()
+        self._read_only(str(why))
+
+    def _read_only(self, why: str) -> None:
+        if not self._readonly:
+            self._readonly = why or "read-only"
+            log.warning("robotrules: SQLite cache %r is read-only (%s): reading it, not writing it", self.path, why)
+
+    def _give_up(self, why: str) -> None:
+        self._bypass = why
+        self._close_connection()
+        log.warning("robotrules: SQLite cache %r is bypassed, every call fails with StoreError: %s", self.path, why)
+
+    def _close_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+
+    def _rebuild(self, why: sqlite3.Error) -> None:
+        """Move a damaged file aside and start an empty cache in its place (one warning)."""
+        self._close_connection()  # before the rename: our close must not touch the renamed files
+        if self._memory:
+            self._give_up(f"the in-memory database is damaged: {why}")
+            return
+        try:
+            aside = self._move_aside()
+        except OSError as exc:
+            self._give_up(f"it is damaged ({why}) and cannot be moved aside ({exc})")
+            return
+        if aside:
+            log.warning("robotrules: SQLite cache %r is damaged (%s): moved it to %r and started an empty cache",
+                        self.path, why, aside)
+        try:
+            self._conn = self._connect()
+        except (sqlite3.Error, StoreError) as exc:
+            self._give_up(f"it was damaged ({why}) and a new one cannot be made ({exc})")
+            return
+        self._remember_file()
+
+    def _move_aside(self) -> str:
+        """Rename the file and its WAL and index to ``.corrupt-<timestamp>``; "" when another
+        process already replaced the damaged file (then it is not ours to move)."""
+        with _FileLock(self._file + ".rebuild-lock"):
+            found = self._current_file_id()
+            if found is None or (self._file_id is not None and found != self._file_id):
+                return ""  # someone else moved the damaged file aside (and made a new one)
+            now = time.time()
+            stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime(now)) + f".{int(now % 1 * 1e6):06d}Z"
+            aside = f"{self._file}.corrupt-{stamp}"
+            if os.path.exists(aside):
+                aside += f"-{os.getpid()}"
+            for suffix in ("-wal", "-shm"):  # moved first: a new file must not find the old WAL
+                with contextlib.suppress(FileNotFoundError):
+                    os.replace(self._file + suffix, aside + suffix)
+            os.replace(self._file, aside)
+            return aside
+
     def _connection(self) -> sqlite3.Connection:
-        """The connection of this process (reopened after a fork); call with ``self._lock`` held."""
+        """The connection of this process (opened again after a fork); call with ``self._lock`` held."""
         if self._closed:
             raise StoreError("the SQLite store is closed")
         if self._pid != os.getpid() and not self._memory:
             self._pid = os.getpid()
-            self._conn = self._open()  # the parent's connection is left alone: it is the parent's
+            self._conn = None  # the parent's connection is left alone: it is the parent's
+        if self._conn is not None and self._file_id is not None and self._file_id != self._current_file_id():
+            self._close_connection()  # another process moved a damaged file aside: use the new one
+        if self._conn is None and not self._bypass:
+            self._establish()
+        if self._bypass:
+            raise StoreError(f"SQLite cache {self.path!r} is bypassed: {self._bypass}")
+        if self._conn is None:  # pragma: no cover - _establish either connects or bypasses
+            raise StoreError(f"SQLite cache {self.path!r} is not open")
         return self._conn
 
-    def _query(self, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        """The rows of one autocommit SELECT, read to the end while the lock is held."""
+    def _call(self, operation: Callable[[sqlite3.Connection], _T], *, write: bool) -> _T:
+        """Run ``operation`` on the connection, under the lock; recover from a damaged or moved
+        file once (then run it again); every sqlite3.Error becomes StoreError."""
         with self._lock:
-            try:
-                return self._connection().execute(sql, params).fetchall()
-            except sqlite3.Error as exc:
-                raise StoreError(f"SQLite cache {self.path!r}: {exc}") from exc
-
-    def _change(self, sql: str, params: tuple[Any, ...] = ()) -> int:
-        """Run one autocommit write statement: the number of rows it changed."""
-        with self._lock:
-            try:
-                return self._connection().execute(sql, params).rowcount
-            except sqlite3.Error as exc:
-                raise StoreError(f"SQLite cache {self.path!r}: {exc}") from exc
+            for attempt in (1, 2):
+                conn = self._connection()
+                if write and self._readonly:
+                    raise StoreError(f"SQLite cache {self.path!r} is read-only: {self._readonly}")
+                try:
+                    return operation(conn)
+                except sqlite3.Error as exc:
+                    self._rollback(conn)
+                    kind = _kind(exc)
+                    if attempt == 1 and kind == "corrupt":
+                        self._rebuild(exc)
+                        continue
+                    if attempt == 1 and kind == "moved":  # replaced under us (by another process's rebuild)
+                        self._close_connection()
+                        continue
+                    if kind == "readonly" and write:
+                        self._read_only(str(exc))
+                    raise StoreError(f"SQLite cache {self.path!r}: {exc}") from exc
+                except BaseException:
+                    self._rollback(conn)
+                    raise
+            raise StoreError(f"SQLite cache {self.path!r}: still failing after it was rebuilt")  # pragma: no cover
 
     # -- the Store protocol -------------------------------------------------------------
 
     def get(self, key: str) -> Entry | None:
-        """The entry stored for ``key``, or None. An unreadable row raises StoreError."""
-        rows = self._query("SELECT data FROM entries WHERE key = ?", (key,))
+        """The entry stored for ``key``, or None (also for an invalid row: logged, see base.Store.get)."""
+        rows = self._call(lambda conn: conn.execute("SELECT data FROM entries WHERE key = ?", (key,)).fetchall(),
+                          write=False)
         if not rows:
             return None
-        try:
-            return decode_entry(bytes(rows[0][0]))
-        except ValueError as exc:
-            raise StoreError(f"SQLite cache {self.path!r}: entry for {key!r}: {exc}") from exc
+        return self._decode(key, rows[0][0])
+
+    def _decode(self, key: str, data: object) -> Entry | None:
+        if not isinstance(data, bytes):  # a row written behind the store's back
+            data = data.encode("utf-8", "replace") if isinstance(data, str) else repr(data).encode()
+        return load_entry(key, data, f"SQLite cache {self.path!r}")
 
     def put(self, entry: Entry) -> None:
-        """Store ``entry`` under ``entry.url``, replacing what was there."""
-        blob = encode_entry(entry)
-        self._change("INSERT OR REPLACE INTO entries (key, fetched_at, data) VALUES (?, ?, ?)",
-                  (entry.url, entry.fetched_at, blob))
+        """Store the merge of the stored entry and ``entry`` under ``entry.url``, in one
+        ``BEGIN IMMEDIATE`` transaction (read, :func:`~robotrules.core.policy.merge`, write), so a
+        good copy is never lost to a concurrent writer. ``InvalidEntry`` for an invalid ``entry``."""
+        validate_entry(entry)
+
+        def write(conn: sqlite3.Connection) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            row = conn.execute("SELECT data FROM entries WHERE key = ?", (entry.url,)).fetchone()
+            kept = merge(None if row is None else self._decode(entry.url, row[0]), entry)
+            conn.execute("INSERT OR REPLACE INTO entries (key, fetched_at, data) VALUES (?, ?, ?)",
+                         (kept.url, kept.fetched_at, encode_entry(kept)))
+            conn.execute("COMMIT")
+
+        self._call(write, write=True)
 
     def delete(self, key: str) -> None:
         """Forget ``key`` (no error when absent)."""
-        self._change("DELETE FROM entries WHERE key = ?", (key,))
+        self._call(lambda conn: conn.execute("DELETE FROM entries WHERE key = ?", (key,)), write=True)
 
     def acquire(self, key: str, ttl: float) -> str | None:
         """Take the fetch lock of ``key`` for ``ttl`` seconds (> 0, wall clock): a token, or None.
@@ -210,28 +449,23 @@ class SQLiteStore:
         if not ttl > 0:
             raise ValueError("ttl must be > 0")
         token = secrets.token_hex(16)
-        with self._lock:
-            try:
-                conn = self._connection()
-                conn.execute("BEGIN IMMEDIATE")
-                try:
-                    now = time.time()
-                    conn.execute("DELETE FROM locks WHERE expires <= ?", (now,))
-                    cur = conn.execute("INSERT OR IGNORE INTO locks (key, token, expires) VALUES (?, ?, ?)",
-                                       (key, token, now + ttl))
-                    won = cur.rowcount == 1
-                    conn.execute("COMMIT")
-                except BaseException:
-                    if conn.in_transaction:
-                        conn.execute("ROLLBACK")
-                    raise
-            except sqlite3.Error as exc:
-                raise StoreError(f"SQLite cache {self.path!r}: {exc}") from exc
-        return token if won else None
+
+        def take(conn: sqlite3.Connection) -> bool:
+            conn.execute("BEGIN IMMEDIATE")
+            now = time.time()
+            conn.execute("DELETE FROM locks WHERE expires <= ?", (now,))
+            cur = conn.execute("INSERT OR IGNORE INTO locks (key, token, expires) VALUES (?, ?, ?)",
+                               (key, token, now + ttl))
+            won = cur.rowcount == 1
+            conn.execute("COMMIT")
+            return won
+
+        return token if self._call(take, write=True) else None
 
     def release(self, key: str, token: str) -> None:
         """Give the lock of ``key`` back, only if ``token`` still holds it."""
-        self._change("DELETE FROM locks WHERE key = ? AND token = ?", (key, token))
+        self._call(lambda conn: conn.execute("DELETE FROM locks WHERE key = ? AND token = ?", (key, token)),
+                   write=True)
 
     def close(self) -> None:
         """Close the connection; further calls raise StoreError. Closing twice is harmless."""
@@ -239,9 +473,10 @@ class SQLiteStore:
             if self._closed:
                 return
             self._closed = True
-            if self._pid == os.getpid() or self._memory:
+            conn, self._conn = self._conn, None
+            if conn is not None and (self._pid == os.getpid() or self._memory):
                 try:
-                    self._conn.close()
+                    conn.close()
                 except sqlite3.Error as exc:
                     raise StoreError(f"SQLite cache {self.path!r}: {exc}") from exc
 
@@ -249,14 +484,44 @@ class SQLiteStore:
 
     def purge(self, older_than: float) -> int:
         """Remove the entries fetched before ``older_than`` (seconds since the epoch); their count."""
-        return self._change("DELETE FROM entries WHERE fetched_at < ?", (older_than,))
+        return self._call(
+            lambda conn: conn.execute("DELETE FROM entries WHERE fetched_at < ?", (older_than,)).rowcount, write=True)
 
     def __len__(self) -> int:
         """The number of entries stored (in the file, by every process)."""
-        return int(self._query("SELECT count(*) FROM entries")[0][0])
+        return int(self._call(lambda conn: conn.execute("SELECT count(*) FROM entries").fetchone()[0], write=False))
 
     def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+class _FileLock:
+    """An exclusive ``flock`` on a side file while a damaged cache is moved aside, so two processes
+    that find it damaged at once do not both move it (the second would move the new one).
+    Where ``fcntl`` is missing (Windows) or the side file cannot be made, it does nothing."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self._fd: int | None = None
+
+    def __enter__(self) -> _FileLock:
+        try:
+            import fcntl
+
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            fcntl.flock(self._fd, fcntl.LOCK_EX)
+        except (ImportError, OSError):
+            self._close()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._close()
+
+    def _close(self) -> None:
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.close(fd)  # closing drops the flock
+

@@ -4,10 +4,15 @@ Pure: no sockets, no clock. Responses and the current time ``now`` (seconds sinc
 are passed in; what comes out is the next request to make or a cache :class:`Entry`. The I/O
 drivers (``robotrules.fetch``) only carry bytes between this module and the network.
 
+This module is the only place that reads time against an entry: whether a cached entry is
+fresh (:func:`fresh`), when a full disallow flips to full allow (:func:`flips_at`, F6), how old
+the deciding copy is (:func:`age`), and until when what an entry means holds
+(:attr:`Standing.until`). Callers keep those numbers; they never recompute them.
+
 One attempt to (re)fetch a robots.txt is a :class:`Fetch` walked through these states::
 
-    begin(robots_url, cached, now)
-        |-- cached and now < cached.expires_at ----------------------> the cached Entry (C1)
+    begin(robots_url, cached, now, force=False)
+        |-- not force and fresh(cached, now) -------------------------> the cached Entry (C1)
         v
     Fetch(purpose="robots") --GET--> apply(Response | Failure, now)
         |-- 2xx ---------------------------------------------------> Entry "rules", body cut at F9 (F2)
@@ -22,17 +27,28 @@ One attempt to (re)fetch a robots.txt is a :class:`Fetch` walked through these s
 An "error" entry keeps the previous entry's last good copy (C2) and counts the failure streak;
 :func:`standing` turns an entry and ``now`` into what decides: the good copy while failing,
 else full disallow, and after ``unreachable_after`` seconds of failure with no good copy, full
-allow (F6). Lifetimes: good answers live ``default_ttl`` (24 h), or their ``Cache-Control:
-max-age`` clamped to [``min_ttl``, ``max_ttl``] (C1, C4); failures are retried with a doubling
+allow (F6); with it, until when that standing holds::
+
+    fresh(entry, now)        now < entry.expires_at: use it, no fetch (C1, C4; F5 back-off for errors)
+    flips_at(entry, policy)  None with a good copy (it decides however long, C2); else
+                             failing_since + unreachable_after: full disallow while now <= it,
+                             full allow once now > it (F6)
+    age(entry, now)          now - good_at for a good copy, else 0
+    standing(...).until      expires_at, or for a full disallow the first instant after the
+                             flip if sooner: the standing holds while now < until
+
+Lifetimes: good answers live ``default_ttl`` (24 h), or their ``Cache-Control: max-age``
+clamped to [``min_ttl``, ``max_ttl``] (C1, C4); failures are retried with a doubling
 back-off, sooner for 503 (F5), honouring ``Retry-After`` within the same bounds.
 """
 
 from __future__ import annotations
 
+import calendar
 import hashlib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-import calendar
 from email.utils import parsedate_tz
 from typing import Literal, NamedTuple
 from urllib.parse import urljoin, urlsplit
@@ -40,6 +56,7 @@ from urllib.parse import urljoin, urlsplit
 from robotrules.core.lexer import SIZE_LIMIT
 
 __all__ = [
+    "FETCHABLE_SCHEMES",
     "Entry",
     "Failure",
     "Fetch",
@@ -47,7 +64,11 @@ __all__ = [
     "Policy",
     "Response",
     "Standing",
+    "age",
     "begin",
+    "flips_at",
+    "fresh",
+    "merge",
     "standing",
 ]
 
@@ -57,7 +78,8 @@ Outcome = Literal["rules", "allow", "error"]
 Purpose = Literal["robots", "probe-missing", "probe-home"]
 
 FETCHABLE_SCHEMES = frozenset({"http", "https", "ftp"})
-"""S5: the schemes the fetchers speak; a redirect elsewhere ends the chain (F3)."""
+"""S5: the schemes the fetchers speak (lower case): the client refuses a URL of another scheme
+(``UnsupportedScheme``) and a redirect elsewhere ends the chain (F3)."""
 
 DAY = 86_400.0
 
@@ -69,6 +91,9 @@ class Policy:
     Times are seconds. ``all_4xx_alike`` restores the seeds' rule that every 4xx, 429 included,
     means full allow (F4); by default 429 is a server error, as Google treats it today.
     ``detect_misconfigured_5xx`` turns on F7 (two extra requests after a robots.txt 5xx).
+    ``public_addresses_only`` makes the drivers resolve every host (first request and each
+    redirect hop) and refuse loopback, private, link-local and other non-public addresses
+    (:mod:`robotrules.fetch.addresses`): off for the library, for services to turn on.
     """
 
     max_redirects: int = 5  # F3: hops followed; one more is treated as a 404
@@ -83,6 +108,7 @@ class Policy:
     all_4xx_alike: bool = False  # F4 as the seeds say: 429 is a 4xx like any other
     detect_misconfigured_5xx: bool = False  # F7, opt-in
     fetch_timeout: float = 30.0  # whole attempt, redirects included; drivers enforce it
+    public_addresses_only: bool = False  # drivers connect only to public addresses, every hop (robotrules.fetch.addresses)
 
     def __post_init__(self) -> None:
         if self.max_redirects < 0 or self.size_limit < 0:
@@ -142,7 +168,7 @@ def _retry_after(value: str, now: float) -> float | None:
         if parts is None:
             return None
         offset = parts[9] or 0  # "-0000" (no offset given) is UTC by RFC 5322, not the machine's zone
-        return calendar.timegm(parts[:9]) - offset - now  # type: ignore[arg-type]
+        return calendar.timegm(parts[:9]) - offset - now
     except (TypeError, ValueError, IndexError, OverflowError):
         return None
 
@@ -193,7 +219,10 @@ class Entry:
 class Standing(NamedTuple):
     """What decides for a robots.txt at some moment: rules from ``body``, full allow or full disallow.
 
-    ``age`` is how old the deciding copy is (seconds; 0 for a decision made without one).
+    ``age`` is how old the deciding copy is (seconds; 0 for a decision made without one): see
+    :func:`age`. ``until``: the standing (everything here but ``age``) holds while
+    ``now < until``; at ``until`` the entry is due for a refetch (``expires_at``, C1) or, for a
+    full disallow, the F6 flip to full allow has happened, whichever comes first.
     """
 
     kind: Literal["rules", "allow", "disallow"]
@@ -201,25 +230,97 @@ class Standing(NamedTuple):
     status: int
     reason: str
     age: float
+    until: float
+
+
+def fresh(entry: Entry, now: float) -> bool:
+    """C1, C4, F5: whether ``entry`` may be used at ``now`` without fetching: ``now < expires_at``.
+
+    The one freshness test: :func:`begin` uses it for stored entries, and clients keep
+    :attr:`Standing.until` (never later than ``expires_at``) for their parsed copies.
+    """
+    return now < entry.expires_at
+
+
+def flips_at(entry: Entry, policy: Policy) -> float | None:
+    """F6: the last moment a failing robots.txt without a good copy is full disallow.
+
+    After it (``now > flips_at``) the site has been unreachable for more than
+    ``unreachable_after`` seconds and nothing is cached: full allow. None when a good copy
+    decides, since it does however long the outage (C2, F6). The outage starts at
+    ``failing_since`` (``fetched_at`` for an entry recorded without it).
+    """
+    if entry.good_at is not None:
+        return None
+    since = entry.failing_since if entry.failing_since is not None else entry.fetched_at
+    return since + policy.unreachable_after
+
+
+def age(entry: Entry, now: float) -> float:
+    """How old the deciding copy is at ``now``: seconds since ``good_at``, 0 with no good copy.
+
+    A full disallow or the F6 full allow is decided without a copy, so its age is 0; a clock
+    that went backwards gives 0, never a negative age.
+    """
+    return max(0.0, now - entry.good_at) if entry.good_at is not None else 0.0
 
 
 def standing(entry: Entry, now: float, policy: Policy) -> Standing:
-    """F2-F6, C2: what ``entry`` means at ``now``.
+    """F2-F6, C2: what ``entry`` means at ``now``, and until when (:attr:`Standing.until`).
 
     A good copy decides while refreshes fail, however long (C2, F6); with none, a failing
     robots.txt is full disallow (F5) until it has failed for ``unreachable_after`` (F6).
     """
-    if entry.good_at is not None:
-        age = max(0.0, now - entry.good_at)
+    flip = flips_at(entry, policy)
+    if flip is None:
         why = entry.reason if entry.failures == 0 else f"{entry.reason}; last good copy ({entry.good_status}) decides (C2)"
         if 200 <= entry.good_status < 300:
-            return Standing("rules", entry.body, entry.good_status, why, age)
-        return Standing("allow", b"", entry.good_status, why, age)
-    since = entry.failing_since if entry.failing_since is not None else entry.fetched_at
-    if now - since > policy.unreachable_after:
+            return Standing("rules", entry.body, entry.good_status, why, age(entry, now), entry.expires_at)
+        return Standing("allow", b"", entry.good_status, why, age(entry, now), entry.expires_at)
+    if now > flip:
         days = policy.unreachable_after / DAY
-        return Standing("allow", b"", entry.status, f"{entry.reason}; unreachable for over {days:g} days and no cached copy: full allow (F6)", 0.0)
-    return Standing("disallow", b"", entry.status, f"{entry.reason}: full disallow (F5)", 0.0)
+        why = f"{entry.reason}; unreachable for over {days:g} days and no cached copy: full allow (F6)"
+        return Standing("allow", b"", entry.status, why, 0.0, entry.expires_at)
+    until = min(entry.expires_at, math.nextafter(flip, math.inf))  # the first instant with now > flip
+    return Standing("disallow", b"", entry.status, f"{entry.reason}: full disallow (F5)", 0.0, until)
+
+
+def merge(stored: Entry | None, new: Entry) -> Entry:
+    """C2, C3: what a store keeps when ``new`` is written over ``stored``: never a lost good copy.
+
+    Stores apply this atomically on every ``put`` (several processes and machines write one
+    key, and a slow writer may finish last). The rule, field by field:
+
+    - the good copy (``body``, ``good_status``, ``good_at``, ``final_url``: what the last good
+      answer said and where its redirects ended) comes from whichever entry holds the newer
+      one, by ``good_at``; a copy beats none, and on a tie ``new`` wins;
+    - the latest attempt (``outcome``, ``status``, ``reason``, ``fetched_at``, ``expires_at``,
+      ``failures``, ``failing_since``) comes from the newer attempt, by ``fetched_at``; on a tie
+      ``new`` wins. With neither holding a good copy, the whole entry is the newer attempt.
+
+    So a failure written after a success keeps the success's copy, which goes on deciding in
+    :func:`standing` (C2: ``good_at`` is set), with the failure's back-off as ``expires_at`` and
+    its streak; and a success that finishes after a newer failure still installs its copy.
+    A good answer made here has ``good_at == fetched_at``, so a good attempt that wins always
+    brings its own copy (only entries from machines whose clocks disagree can mix an attempt
+    and another entry's copy; :func:`standing` lets the copy decide either way). ``stored`` for
+    another URL (it cannot be this key's) counts as absent. Pure: the same two entries always
+    give the same result.
+    """
+    if stored is None or stored.url != new.url:
+        return new
+    attempt = new if new.fetched_at >= stored.fetched_at else stored
+    if new.good_at is None and stored.good_at is None:
+        return attempt
+    if stored.good_at is None:
+        good = new
+    elif new.good_at is None:
+        good = stored
+    else:
+        good = new if new.good_at >= stored.good_at else stored
+    if good is attempt:
+        return attempt
+    return replace(attempt, body=good.body, good_status=good.good_status, good_at=good.good_at, final_url=good.final_url)
 
 
 @dataclass(frozen=True, slots=True)
@@ -334,7 +435,11 @@ def _probe_url(url: str) -> str:
 
 
 def begin(robots_url: str, cached: Entry | None, now: float, policy: Policy, *, force: bool = False) -> Fetch | Entry:
-    """C1: the cached entry while it is fresh, else a :class:`Fetch` of ``robots_url`` (F1)."""
-    if cached is not None and not force and now < cached.expires_at:
+    """C1: the cached entry while it is :func:`fresh`, else a :class:`Fetch` of ``robots_url`` (F1).
+
+    ``force`` (an explicit refresh) fetches whatever the cache holds; the attempt still carries
+    ``cached``, so a failure keeps its good copy (C2).
+    """
+    if cached is not None and not force and fresh(cached, now):
         return cached
     return Fetch(robots_url, policy, cached, robots_url, chain=(robots_url,))

@@ -5,17 +5,24 @@ that FTP origin. FTP replies are mapped onto the HTTP classes the policy knows: 
 received is a 200; a permanent refusal (5yz reply: no such file, login refused) is a 404, since
 no robots.txt can be read (F4); a transient refusal (4yz: service not available) is a 503 (F5);
 connection trouble is a :class:`~robotrules.core.policy.Failure` (F8). Reading stops at the
-size limit (F9).
+size limit (F9). Only FTP, socket and TLS errors are answers; any other exception propagates.
+
+With an :class:`~robotrules.fetch.addresses.AddressPolicy` the host is resolved and checked
+first (:class:`~robotrules.errors.BlockedAddress` when refused) and the control connection is
+opened to the checked address itself; the data connection goes to the same address whatever
+a PASV reply says (ftplib's default, set here explicitly), so no reply can steer it elsewhere.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ftplib
 import socket
 import time
 from urllib.parse import unquote, urlsplit
 
 from robotrules.core.policy import Failure, Fetch, Response
+from robotrules.fetch.addresses import AddressPolicy
 
 __all__ = ["FtpTransport"]
 
@@ -27,8 +34,9 @@ class _Enough(Exception):
 class FtpTransport:
     """Blocking anonymous RETR; the async client runs it in a worker thread."""
 
-    def __init__(self, *, user_agent: str = "") -> None:
+    def __init__(self, *, user_agent: str = "", addresses: AddressPolicy | None = None) -> None:
         self.user_agent = user_agent  # sent as the anonymous password, as crawlers customarily do
+        self.addresses = addresses
 
     def send(self, fetch: Fetch, deadline: float) -> Response | Failure:
         """RETR the path of ``fetch.url`` before ``deadline`` (monotonic), reading at most the limit."""
@@ -53,17 +61,22 @@ class FtpTransport:
             if time.monotonic() > deadline:
                 raise TimeoutError("body not received before the deadline")
 
-        ftp = ftplib.FTP(timeout=remaining)
+        host = parts.hostname or ""
         try:
-            ftp.connect(parts.hostname or "", port)
+            # BlockedAddress propagates; the fetcher decides what a refused hop means (F3).
+            targets = [host] if self.addresses is None else self.addresses.resolve(host, port)
+        except socket.gaierror as exc:
+            return Failure("dns", str(exc))
+        ftp = ftplib.FTP(timeout=remaining)
+        ftp.trust_server_pasv_ipv4_address = False  # type: ignore[attr-defined]  # data: to the server's own address
+        try:
+            self._connect(ftp, targets, port)
             ftp.login("anonymous", self.user_agent or "anonymous@")
             if limit == 0:  # a probe: whether the file exists is enough
                 ftp.size(unquote(parts.path) or "/")
             else:
-                try:
+                with contextlib.suppress(_Enough):  # the size limit was reached (F9)
                     ftp.retrbinary("RETR " + (unquote(parts.path) or "/"), collect)
-                except _Enough:
-                    pass
             return Response(200, {}, b"".join(chunks))
         except ftplib.error_perm as exc:
             return Response(404, {"ftp-reply": str(exc)}, b"")
@@ -78,10 +91,22 @@ class FtpTransport:
         except (OSError, EOFError, ftplib.Error) as exc:
             return Failure("protocol" if isinstance(exc, (EOFError, ftplib.Error)) else "other", str(exc))
         finally:
-            try:
+            with contextlib.suppress(OSError):
                 ftp.close()
-            except OSError:
-                pass
+
+    @staticmethod
+    def _connect(ftp: ftplib.FTP, targets: list[str], port: int) -> None:
+        """Open the control connection to the first of ``targets`` (a host, or checked addresses) that answers."""
+        last = OSError(f"no address to connect to on port {port}")
+        for target in targets:
+            try:
+                ftp.connect(target, port)
+                return
+            except UnicodeError as exc:  # a name no resolver can look up (an empty or too long label)
+                raise socket.gaierror(socket.EAI_NONAME, f"{target!r} cannot be looked up: {exc}") from None
+            except OSError as exc:
+                last = exc
+        raise last
 
     def close(self) -> None:
         """Nothing to release: each retrieval uses its own connection."""

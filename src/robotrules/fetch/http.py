@@ -14,6 +14,22 @@ worker stops at the next byte after the deadline, or at httpx's per-read timeout
 httpx resolves the ``Location`` of a redirect even when not following it, and raises when it
 cannot; such a redirect is reported as ``Failure("redirect")``, which the policy treats like a
 redirect without a usable ``Location`` (F3).
+
+Only network and protocol trouble is an answer (F8): httpx's transport, decoding and URL errors,
+``OSError`` (TLS and timeouts included) and a body that cannot be decoded. Any other exception
+(a bug in a caller's transport or event hook, a misused client) propagates to the caller, so
+that it is seen rather than cached as a site outage. A response whose body is already in memory
+(``httpx.MockTransport`` or respx answering with ``content=``) is read from memory, still cut at
+the limit.
+
+With an :class:`~robotrules.fetch.addresses.AddressPolicy` the transport builds its own httpx
+client whose connections are opened by :class:`_GuardedBackend` (sync) or
+:class:`_AsyncGuardedBackend`: each resolves the host, lets the policy refuse it
+(:class:`~robotrules.errors.BlockedAddress`, raised through httpx unchanged) and connects to
+the addresses it checked, so the name is resolved once per connection and never again between
+the check and the connect. The TLS server name stays the host name. The client has no proxy
+(one would resolve names itself, out of the policy's reach), and a caller's client cannot be
+combined with the policy (``ValueError``): its connections are out of reach too.
 """
 
 from __future__ import annotations
@@ -21,13 +37,16 @@ from __future__ import annotations
 import threading
 import time
 import zlib
+from collections.abc import Iterable
 from concurrent.futures import Future
 from typing import Any
 
 from robotrules.core.policy import Failure, Fetch, Response
 from robotrules.errors import require
+from robotrules.fetch.addresses import AddressPolicy
 
 httpx: Any = require("httpx", "http")
+httpcore: Any = require("httpcore", "http")  # installed with httpx
 
 __all__ = ["AsyncHttpTransport", "HttpTransport"]
 
@@ -36,30 +55,33 @@ _KEPT_HEADERS = ("location", "cache-control", "retry-after", "content-type", "co
 
 
 class _Body:
-    """Collects decoded body bytes up to ``limit``; ``full`` once no more are wanted (F9)."""
+    """Collects decoded body bytes up to ``limit``; ``full()`` once no more are wanted (F9)."""
 
     def __init__(self, encoding: str, limit: int) -> None:
         self.limit = limit
         self.parts: list[bytes] = []
         self.size = 0
         self._deflate = False
+        self._head = b""  # deflate: the first bytes, kept until the zlib header can be decided
         self._decoder: Any = None
         encoding = encoding.strip().lower()
         if encoding in ("gzip", "x-gzip"):
             self._decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
         elif encoding == "deflate":
-            self._deflate = True  # zlib-wrapped or bare: decided by the first two bytes
+            self._deflate = True  # zlib-wrapped or bare: decided by the first two bytes, however they arrive
         elif encoding not in ("", "identity"):
             raise _Invalid(f"unsupported Content-Encoding {encoding!r}")
 
-    @property
     def full(self) -> bool:
+        """A method, not a property: mypy would keep a property narrowed across ``feed()``."""
         return self.size >= self.limit
 
     def feed(self, raw: bytes) -> None:
-        if self._deflate and self._decoder is None and raw:
-            wrapped = len(raw) >= 2 and raw[0] & 0x0F == 8 and (raw[0] << 8 | raw[1]) % 31 == 0
-            self._decoder = zlib.decompressobj(zlib.MAX_WBITS if wrapped else -zlib.MAX_WBITS)
+        if self._deflate and self._decoder is None:
+            raw = self._head = self._head + raw
+            if len(raw) < 2:  # a 1-byte first read says nothing yet: wait for the second byte
+                return
+            self._start_deflate()
         if self._decoder is not None:
             try:
                 raw = self._decoder.decompress(raw, self.limit - self.size)  # bounded output
@@ -68,15 +90,40 @@ class _Body:
         self.parts.append(raw[: self.limit - self.size])
         self.size += len(self.parts[-1])
 
+    def _start_deflate(self) -> None:
+        """Choose the deflate decoder from the first two bytes (fewer only at the end of the body).
+
+        A zlib header (RFC 1950): compression method 8, a window of at most 32 KiB, and the two
+        bytes a multiple of 31 as a 16-bit number; anything else is read as bare deflate.
+        """
+        head = self._head
+        wrapped = len(head) >= 2 and head[0] & 0x0F == 8 and head[0] >> 4 <= 7 and (head[0] << 8 | head[1]) % 31 == 0
+        self._decoder = zlib.decompressobj(zlib.MAX_WBITS if wrapped else -zlib.MAX_WBITS)
+        self._head = b""
+
     def finish(self) -> bytes:
         """The body; ``_Invalid`` if a compressed stream read to its end was cut short (F8)."""
-        if self._decoder is not None and not self.full and not self._decoder.eof:
+        if self._deflate and self._decoder is None and self._head:  # a 1-byte body: decode what there is
+            raw = self._head
+            self._start_deflate()
+            self.feed(raw)
+        if self._decoder is not None and not self.full() and not self._decoder.eof:
             raise _Invalid("compressed body ends before its end of stream")
         return b"".join(self.parts)
 
 
 class _Invalid(Exception):
     """The response cannot be used (F8: invalid response)."""
+
+
+class _BadName(Exception):
+    """F8: a host name no resolver can look up (an empty or too long label): a DNS failure."""
+
+
+_NETWORK_ERRORS: tuple[type[Exception], ...] = (httpx.RequestError, httpx.InvalidURL, _Invalid, _BadName, OSError)
+"""F8: what a failed fetch may raise: httpx's transport, protocol, timeout and decoding errors, a URL
+httpx cannot request, a body that cannot be decoded, socket and TLS errors (``OSError``,
+``TimeoutError`` included). Anything else is a bug or a refusal and propagates."""
 
 
 def _headers(response: Any) -> dict[str, str]:
@@ -86,6 +133,8 @@ def _headers(response: Any) -> dict[str, str]:
 def _failure(exc: BaseException) -> Failure:
     """F8: the kind of network failure behind an httpx exception."""
     detail = str(exc) or type(exc).__name__
+    if isinstance(exc, _BadName):
+        return Failure("dns", detail)
     if isinstance(exc, (httpx.InvalidURL, httpx.UnsupportedProtocol)) or (
         isinstance(exc, httpx.RemoteProtocolError) and "location header" in detail.lower()
     ):
@@ -107,6 +156,25 @@ def _failure(exc: BaseException) -> Failure:
 
 
 def _request_args(fetch: Fetch, user_agent: str, remaining: float) -> dict[str, Any]:
+    """The request for ``fetch``; a URL httpx or DNS cannot use raises here, as the network error it would become.
+
+    httpx decodes the host (IDNA) while building the request, and the resolver encodes it
+    again: either can fail with a bare ``UnicodeError`` (a label empty or over 63 characters),
+    and a URL without a host makes some httpx code (cookies) fail with a bare ``ValueError``;
+    those are properties of the URL, answered like httpx's own ``InvalidURL`` or a name that
+    does not resolve, never raised as bugs.
+    """
+    try:
+        url = httpx.URL(fetch.url)
+        host = url.host
+    except UnicodeError as exc:
+        raise httpx.InvalidURL(f"invalid host in {fetch.url!r}: {exc}") from None
+    if not host:
+        raise httpx.InvalidURL(f"no host in {fetch.url!r}")
+    try:
+        url.raw_host.decode("ascii").encode("idna")  # what the resolver will do with it
+    except UnicodeError as exc:
+        raise _BadName(f"{url.raw_host.decode('ascii')!r} cannot be looked up: {exc}") from None
     return {
         "method": "GET",
         "url": fetch.url,
@@ -116,16 +184,138 @@ def _request_args(fetch: Fetch, user_agent: str, remaining: float) -> dict[str, 
     }
 
 
-class HttpTransport:
-    """Blocking GETs through an ``httpx.Client`` (the caller's, or one this object owns)."""
+def _in_memory(response: Any, limit: int) -> bytes | None:
+    """The body of a response that is already read (a mock's ``content=``), cut at ``limit``; else None.
 
-    def __init__(self, client: Any = None, *, user_agent: str) -> None:
+    httpx has decoded such a body already, so it is taken as it is (F9 still applies).
+    """
+    try:
+        content = response.content
+    except httpx.ResponseNotRead:
+        return None
+    return bytes(content[:limit])
+
+
+def _client(client: Any, kind: str, addresses: AddressPolicy | None) -> Any:
+    """The caller's ``client`` (None: none), checked to be an ``httpx.Client`` or ``httpx.AsyncClient`` (``kind``)."""
+    if client is None:
+        return None
+    if not isinstance(client, getattr(httpx, kind)):
+        name = f"{type(client).__module__}.{type(client).__qualname__}"
+        if isinstance(client, (httpx.Client, httpx.AsyncClient)):
+            owner = "RobotsClient and Fetcher" if kind == "AsyncClient" else "AsyncRobotsClient and AsyncFetcher"
+            name = f"{name}, which is for {owner}"
+        raise TypeError(f"http_client must be an httpx.{kind}, not {name}")
+    if addresses is not None:
+        raise ValueError(
+            "an address policy (Policy(public_addresses_only=True)) needs the HTTP client robotrules creates: "
+            "it checks addresses where connections are opened, which a caller's httpx client does not let it reach; "
+            "do not pass http_client with it"
+        )
+    return client
+
+
+def _install_pool(transport: Any, pool: Any) -> Any:
+    """Give an httpx transport ``pool`` (an httpcore pool with our network backend) in place of its own.
+
+    httpx (0.27, 0.28) has no public way to set the network backend; its transports keep the
+    httpcore pool as ``_pool``. A version without it is refused loudly rather than left unguarded.
+    """
+    if not isinstance(getattr(transport, "_pool", None), (httpcore.ConnectionPool, httpcore.AsyncConnectionPool)):
+        raise RuntimeError(f"httpx {httpx.__version__}: cannot install the address policy in its transport")
+    transport._pool = pool  # the replaced pool has opened nothing yet: nothing to close
+    return transport
+
+
+def _pool_options() -> dict[str, Any]:
+    """httpx's defaults for the pool of its transports."""
+    return {"ssl_context": httpx.create_ssl_context(), "max_connections": 100, "max_keepalive_connections": 20,
+            "keepalive_expiry": 5.0}
+
+
+class _GuardedBackend:
+    """An httpcore network backend that resolves, lets the address policy check, and connects to what it checked."""
+
+    def __init__(self, addresses: AddressPolicy, inner: Any) -> None:
+        self.addresses = addresses
+        self.inner = inner
+
+    def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                    socket_options: Iterable[Any] | None = None) -> Any:
+        try:
+            found = self.addresses.resolve(host, port)  # BlockedAddress passes through httpx unchanged
+        except OSError as exc:  # socket.gaierror: the name does not resolve (F8: dns)
+            raise httpcore.ConnectError(str(exc)) from exc
+        last: Exception = httpcore.ConnectError(f"{host} resolves to no address")
+        for address in found:
+            try:
+                return self.inner.connect_tcp(address, port, timeout=timeout, local_address=local_address,
+                                              socket_options=socket_options)
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
+                last = exc
+        raise last
+
+    def connect_unix_socket(self, path: str, timeout: float | None = None, socket_options: Iterable[Any] | None = None) -> Any:
+        raise httpcore.ConnectError("the address policy connects over TCP only")
+
+    def sleep(self, seconds: float) -> None:
+        self.inner.sleep(seconds)
+
+
+class _AsyncGuardedBackend:
+    """As :class:`_GuardedBackend`, on the event loop."""
+
+    def __init__(self, addresses: AddressPolicy, inner: Any) -> None:
+        self.addresses = addresses
+        self.inner = inner
+
+    async def connect_tcp(self, host: str, port: int, timeout: float | None = None, local_address: str | None = None,
+                          socket_options: Iterable[Any] | None = None) -> Any:
+        try:
+            found = await self.addresses.aresolve(host, port)
+        except OSError as exc:
+            raise httpcore.ConnectError(str(exc)) from exc
+        last: Exception = httpcore.ConnectError(f"{host} resolves to no address")
+        for address in found:
+            try:
+                return await self.inner.connect_tcp(address, port, timeout=timeout, local_address=local_address,
+                                                    socket_options=socket_options)
+            except (httpcore.ConnectError, httpcore.ConnectTimeout) as exc:
+                last = exc
+        raise last
+
+    async def connect_unix_socket(self, path: str, timeout: float | None = None,
+                                  socket_options: Iterable[Any] | None = None) -> Any:
+        raise httpcore.ConnectError("the address policy connects over TCP only")
+
+    async def sleep(self, seconds: float) -> None:
+        await self.inner.sleep(seconds)
+
+
+class HttpTransport:
+    """Blocking GETs through an ``httpx.Client`` (the caller's, or one this object owns).
+
+    With ``addresses`` the owned client connects only where the address policy permits, on
+    every connection; a caller's ``client`` cannot be combined with it (``ValueError``). A
+    client of the wrong kind (``httpx.AsyncClient``) is a ``TypeError``.
+    """
+
+    def __init__(self, client: Any = None, *, user_agent: str, addresses: AddressPolicy | None = None) -> None:
+        client = _client(client, "Client", addresses)
         self._owned = client is None
+        if client is None and addresses is not None:
+            backend = _GuardedBackend(addresses, httpcore.SyncBackend())
+            transport = _install_pool(httpx.HTTPTransport(), httpcore.ConnectionPool(network_backend=backend, **_pool_options()))
+            client = httpx.Client(transport=transport)
         self.client = httpx.Client() if client is None else client
         self.user_agent = user_agent
 
     def send(self, fetch: Fetch, deadline: float) -> Response | Failure:
-        """GET ``fetch.url``, reading at most ``fetch.limit`` body bytes, before ``deadline`` (monotonic)."""
+        """GET ``fetch.url``, reading at most ``fetch.limit`` body bytes, before ``deadline`` (monotonic).
+
+        Network trouble is a :class:`~robotrules.core.policy.Failure`; anything else raised on
+        the way (a refused address, a bug) is raised here.
+        """
         remaining = deadline - time.monotonic()
         if remaining <= 0:
             return Failure("timeout", "fetch deadline passed")
@@ -140,22 +330,32 @@ class HttpTransport:
 
     def _exchange(self, fetch: Fetch, deadline: float, remaining: float, done: Future[Response | Failure]) -> None:
         try:
-            with self.client.stream(**_request_args(fetch, self.user_agent, remaining)) as response:
-                headers = _headers(response)
-                body = b""
-                if 200 <= response.status_code < 300:
-                    reader = _Body(headers.get("content-encoding", ""), fetch.limit)
-                    if not reader.full:
-                        for raw in response.iter_raw():
-                            reader.feed(raw)
-                            if reader.full or time.monotonic() > deadline:
-                                break
-                    if time.monotonic() > deadline:
-                        raise TimeoutError("body not received before the deadline")
-                    body = reader.finish()
-                done.set_result(Response(response.status_code, headers, body))
-        except Exception as exc:  # noqa: BLE001 - every failure is an answer (F8)
-            done.set_result(_failure(exc))
+            result: Response | Failure = self._get(fetch, deadline, remaining)
+        except _NETWORK_ERRORS as exc:  # F8: an answer
+            result = _failure(exc)
+        except Exception as exc:  # not the site's failure: the caller's to see
+            done.set_exception(exc)
+            return
+        done.set_result(result)
+
+    def _get(self, fetch: Fetch, deadline: float, remaining: float) -> Response:
+        with self.client.stream(**_request_args(fetch, self.user_agent, remaining)) as response:
+            headers = _headers(response)
+            body = b""
+            if 200 <= response.status_code < 300:
+                loaded = _in_memory(response, fetch.limit)
+                if loaded is not None:
+                    return Response(response.status_code, headers, loaded)
+                reader = _Body(headers.get("content-encoding", ""), fetch.limit)
+                if not reader.full():
+                    for raw in response.iter_raw():
+                        reader.feed(raw)
+                        if reader.full() or time.monotonic() > deadline:
+                            break
+                if time.monotonic() > deadline:
+                    raise TimeoutError("body not received before the deadline")
+                body = reader.finish()
+            return Response(response.status_code, headers, body)
 
     def close(self) -> None:
         if self._owned:
@@ -163,10 +363,15 @@ class HttpTransport:
 
 
 class AsyncHttpTransport:
-    """GETs through an ``httpx.AsyncClient`` (the caller's, or one this object owns)."""
+    """GETs through an ``httpx.AsyncClient`` (the caller's, or one this object owns); as :class:`HttpTransport`."""
 
-    def __init__(self, client: Any = None, *, user_agent: str) -> None:
+    def __init__(self, client: Any = None, *, user_agent: str, addresses: AddressPolicy | None = None) -> None:
+        client = _client(client, "AsyncClient", addresses)
         self._owned = client is None
+        if client is None and addresses is not None:
+            backend = _AsyncGuardedBackend(addresses, httpcore.AnyIOBackend())
+            pool = httpcore.AsyncConnectionPool(network_backend=backend, **_pool_options())
+            client = httpx.AsyncClient(transport=_install_pool(httpx.AsyncHTTPTransport(), pool))
         self.client = httpx.AsyncClient() if client is None else client
         self.user_agent = user_agent
 
@@ -179,22 +384,27 @@ class AsyncHttpTransport:
             return Failure("timeout", "fetch deadline passed")
         try:
             with anyio.fail_after(remaining):
-                async with self.client.stream(**_request_args(fetch, self.user_agent, remaining)) as response:
-                    headers = _headers(response)
-                    body = b""
-                    if 200 <= response.status_code < 300:
-                        reader = _Body(headers.get("content-encoding", ""), fetch.limit)
-                        if not reader.full:
-                            async for raw in response.aiter_raw():
-                                reader.feed(raw)
-                                if reader.full:
-                                    break
-                        body = reader.finish()
-                    return Response(response.status_code, headers, body)
-        except Exception as exc:  # noqa: BLE001 - every failure is an answer (F8)
+                return await self._get(fetch, remaining)
+        except _NETWORK_ERRORS as exc:  # F8: an answer (TimeoutError from fail_after included)
             return _failure(exc)
+
+    async def _get(self, fetch: Fetch, remaining: float) -> Response:
+        async with self.client.stream(**_request_args(fetch, self.user_agent, remaining)) as response:
+            headers = _headers(response)
+            body = b""
+            if 200 <= response.status_code < 300:
+                loaded = _in_memory(response, fetch.limit)
+                if loaded is not None:
+                    return Response(response.status_code, headers, loaded)
+                reader = _Body(headers.get("content-encoding", ""), fetch.limit)
+                if not reader.full():
+                    async for raw in response.aiter_raw():
+                        reader.feed(raw)
+                        if reader.full():
+                            break
+                body = reader.finish()
+            return Response(response.status_code, headers, body)
 
     async def aclose(self) -> None:
         if self._owned:
             await self.client.aclose()
-

@@ -1,0 +1,146 @@
+"""Every in-process structure of the client is bounded in bytes, not only in count (issue #8).
+
+A maximum-size robots.txt (512,000 bytes, F9) costs megabytes once parsed, so an LRU bounded by
+a number of files alone is not bounded: the client charges each parsed file an estimate of what
+it retains and evicts least recently used files past ``cache_bytes``. The per-URL lock table
+and the origin memo are bounded too. Memory is measured with ``tracemalloc`` (what Python
+allocated and still holds), never RSS. No network: the store is filled directly, as another
+process would have filled it.
+"""
+
+from __future__ import annotations
+
+import gc
+import tracemalloc
+from concurrent.futures import ThreadPoolExecutor
+
+from robotrules import MemoryStore, RobotsClient
+from tests.client._stores import Scripted, fetched_entry, hosts_served
+from tests.client.conftest import POLICY, T0
+from tests.servers.http import respond
+
+MiB = 2**20
+SIZE = 512_000
+
+
+def maximum_size(variant: int) -> bytes:
+    """512,000 bytes of robots.txt that parse into many objects: wildcard rules, or crawl-delay lines."""
+    if variant % 2:
+        unit, head = b"disallow: /*%x*%x\n", b"user-agent: *\n"
+        lines = [unit % (variant, i) for i in range(SIZE // 12)]
+    else:
+        unit, head = b"crawl-delay: %d%d\n", b"user-agent: *\ndisallow: /private\n"
+        lines = [unit % (variant, i) for i in range(SIZE // 12)]
+    return (head + b"".join(lines))[:SIZE]
+
+
+def filled_store(bodies: dict[str, bytes]) -> MemoryStore:
+    """A store holding a fresh 200 entry per robots.txt URL (as if fetched at T0 by another process)."""
+    store = MemoryStore(max_entries=100_000, max_bytes=1 << 30)
+    for url, body in bodies.items():
+        store.put(fetched_entry(url, body, T0, POLICY))
+    return store
+
+
+def test_parsed_maximum_size_files_are_bounded_by_cache_bytes_and_retained_memory_by_the_budget(clock):
+    """Issue #8 item 1: many maximum-size files: the charged bytes never exceed cache_bytes, and the
+    memory the client retains (tracemalloc) stays within a small factor of it, not files x size."""
+    budget = 16 * MiB
+    files = 8  # unbounded, these would retain about 8 x 6.5 MiB
+    bodies = {f"http://big{i}.test/robots.txt": maximum_size(i) for i in range(files)}
+    bodies["http://small.test/robots.txt"] = b"user-agent: *\ndisallow: /private\n"
+    store = filled_store(bodies)
+    client = RobotsClient(store, clock=clock, policy=POLICY, cache_bytes=budget)
+    assert (client.cache_bytes, client.cache_size) == (budget, 10_000)
+    assert not client.allowed("http://small.test/private", "bot")  # warm-up: first-call set-up not counted
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        for i in range(files):
+            assert client.allowed(f"http://big{i}.test/public", "bot")
+            assert not client.allowed(f"http://big{i}.test/private/x" if i % 2 == 0 else f"http://big{i}.test/{i:x}/0", "bot")
+            assert 0 < client.cached_bytes <= budget
+        gc.collect()
+        retained = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+    assert retained <= 1.5 * budget, f"retained {retained / MiB:.1f} MiB for a budget of {budget / MiB:.0f} MiB"
+    last = client.check(f"http://big{files - 1}.test/x", "bot")
+    assert last.state.cache == "hit"  # the most recent file is kept
+
+
+def test_the_default_byte_budget_is_256_mib_beside_10000_files():
+    """Issue #8 item 1: documented defaults: cache_bytes=256 MiB beside cache_size=10,000; the origin memo 8 MiB."""
+    from robotrules.client import DEFAULT_CACHE_BYTES, ORIGIN_MEMO_BYTES
+
+    client = RobotsClient()
+    assert (client.cache_bytes, client.cache_size, DEFAULT_CACHE_BYTES) == (256 * MiB, 10_000, 256 * MiB)
+    assert (ORIGIN_MEMO_BYTES, client.cached_bytes) == (8 * MiB, 0)
+    client.close()
+
+
+def test_eviction_by_bytes_drops_the_least_recently_used_file_first(clock):
+    """Issue #8 item 1: past cache_bytes, the least recently used parsed file goes first (LRU)."""
+    body = b"user-agent: *\ndisallow: /private\n" + b"".join(b"disallow: /d%d\n" % i for i in range(200))
+    urls = [f"http://h{i}.test/robots.txt" for i in range(5)]
+    store = Scripted(filled_store(dict.fromkeys(urls, body)), clock=clock)
+    probe = RobotsClient(store, clock=clock, policy=POLICY)
+    probe.allowed("http://h0.test/", "bot")
+    one = probe.cached_bytes  # what one such file is charged
+    client = RobotsClient(store, clock=clock, policy=POLICY, cache_bytes=3 * one)
+    for i in range(3):
+        client.allowed(f"http://h{i}.test/", "bot")
+    client.allowed("http://h0.test/", "bot")  # h0 is now the most recently used
+    client.allowed("http://h3.test/", "bot")  # over budget: h1 (least recently used) goes
+    assert client.cached_bytes <= 3 * one
+    reads = store.calls["get"]
+    assert [client.check(f"http://h{i}.test/x", "bot").state.cache for i in (0, 2, 3)] == ["hit"] * 3
+    assert store.calls["get"] == reads  # hits: no store read
+    assert client.check("http://h1.test/x", "bot").state.cache == "hit"  # read back from the store, parsed again
+    assert store.calls["get"] == reads + 1
+
+
+def test_a_file_charged_more_than_the_whole_budget_answers_but_is_not_kept(clock):
+    """Issue #8 item 1: a parsed file bigger than cache_bytes on its own still decides, but is not cached."""
+    url = "http://big.test/robots.txt"
+    store = Scripted(filled_store({url: maximum_size(1)}), clock=clock)
+    client = RobotsClient(store, clock=clock, policy=POLICY, cache_bytes=MiB)
+    assert not client.allowed("http://big.test/x1y0", "bot")  # "disallow: /*1*0"
+    assert client.check("http://big.test/public", "bot").allowed
+    assert client.cached_bytes == 0 and store.calls["get"] == 2  # read (and parsed) for each call
+
+
+def test_the_per_url_lock_table_is_empty_after_a_burst_of_distinct_hosts(server, make_client):
+    """Issue #8 item 1: a lock per robots.txt URL exists only while someone holds or waits for it."""
+    server.route("/robots.txt", respond(200, b"user-agent: *\ndisallow: /private\n"))
+    client = make_client(http_client=make_client.loopback(server.port))
+    urls = [f"http://h{i}.test/private/{j}" for i in range(150) for j in range(2)]
+    with ThreadPoolExecutor(16) as pool:
+        answers = list(pool.map(lambda u: client.allowed(u, "bot"), urls))
+    assert answers == [False] * len(urls)
+    assert len(client._flights) == 0
+    assert set(hosts_served(server).values()) == {1} and len(hosts_served(server)) == 150
+
+
+def test_the_origin_memo_is_bounded_in_bytes_even_for_megabyte_urls():
+    """Issue #8 item 1: 64 URLs with a 1 MiB user info each do not leave 64 MiB of memo behind;
+    50,000 ordinary origins leave at most the memo's budget (ORIGIN_MEMO_BYTES, 8 MiB)."""
+    client = RobotsClient()
+    client.robots_url("http://warm.test/")
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        for i in range(64):
+            url = "http://" + "u" * MiB + f"@h{i}.test/page"
+            assert client.robots_url(url) == f"http://h{i}.test/robots.txt"
+            del url
+        for i in range(50_000):  # many ordinary origins: the memo starts over past its budget
+            client.robots_url(f"http://host-{i:06d}.example/")
+        gc.collect()
+        retained = tracemalloc.get_traced_memory()[0] - base
+    finally:
+        tracemalloc.stop()
+    assert retained <= 10 * MiB, f"retained {retained / MiB:.1f} MiB"
+    client.close()
