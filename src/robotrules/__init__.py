@@ -15,19 +15,22 @@ from robotrules.core.agents import user_agent_token
 from robotrules.core.extensions import ContentUsage, RequestRate
 from robotrules.core.lexer import SIZE_LIMIT
 from robotrules.core.lint import CODES, Diagnostic, lint
-from robotrules.core.matcher import Decision
 from robotrules.core.model import Extension, Group
-from robotrules.core.rules import Rule
 from robotrules.core.modes import MODES
 from robotrules.core.policy import Entry, Policy
-from robotrules.core.robotstxt import RobotsTxt, parse
-from robotrules.core.urls import Scope, is_robots_url, path_params_query, robots_scope, robots_url, same_scope
-from robotrules.errors import InvalidURL, MissingExtra, RobotsError, StoreError, UnsupportedScheme
+from robotrules.core.robotstxt import Decision, RobotsTxt, parse
+from robotrules.core.rules import Rule
+from robotrules.core.urls import Scope, is_robots_url, path_params_query
+from robotrules.errors import BlockedAddress, InvalidURL, MissingExtra, RobotsError, StoreError, UnsupportedScheme
+from robotrules.hosts import robots_scope, robots_url, same_scope
 
 __all__ = [
-    "AsyncRobotsClient",
     "CODES",
     "COMPILED",
+    "MODES",
+    "SIZE_LIMIT",
+    "AsyncRobotsClient",
+    "BlockedAddress",
     "CheckResult",
     "ContentUsage",
     "Decision",
@@ -36,7 +39,6 @@ __all__ = [
     "Extension",
     "Group",
     "InvalidURL",
-    "MODES",
     "MemoryStore",
     "MissingExtra",
     "Policy",
@@ -47,7 +49,6 @@ __all__ = [
     "RobotsState",
     "RobotsTxt",
     "Rule",
-    "SIZE_LIMIT",
     "SQLiteStore",
     "Scope",
     "Store",

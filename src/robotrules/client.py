@@ -56,9 +56,9 @@ from robotrules.cache.base import Store
 from robotrules.cache.memory import MemoryStore
 from robotrules.core.policy import FETCHABLE_SCHEMES, Entry, Fetch, Policy, age, begin, merge, standing
 from robotrules.core.robotstxt import Decision, RobotsTxt, parse
-from robotrules.core.urls import robots_url as _robots_url
 from robotrules.errors import InvalidURL, StoreError, UnsupportedScheme
 from robotrules.fetch import DEFAULT_USER_AGENT, AsyncFetcher, Fetcher
+from robotrules.hosts import robots_url as _robots_url
 
 if TYPE_CHECKING:
     import anyio
@@ -261,7 +261,7 @@ class RobotsState:
 class CheckResult:
     """The answer for one URL and agent: ``allowed``, the deciding ``line`` (0: none) and why.
 
-    ``decision`` is the matcher's :class:`~robotrules.core.matcher.Decision` when rules decided,
+    ``decision`` is the matcher's :class:`~robotrules.core.robotstxt.Decision` when rules decided,
     None for a full allow or disallow; ``state`` says which robots.txt, fetched when, and how.
     """
 

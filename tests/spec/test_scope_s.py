@@ -139,3 +139,88 @@ def test_subfolder_robots_txt_governs_nothing_below_it():
     page = "http://example.com/folder/page.html"
     assert robotrules.robots_url(page) == "http://example.com/robots.txt"
     assert robotrules.robots_url(page) != "http://example.com/folder/robots.txt"
+
+
+# S4: international host names are mapped as browsers, httpx and the WHATWG URL standard map
+# them: UTS 46, non-transitional (IDNA 2008 code points), never IDNA 2003, which maps several
+# names to another registered domain. Hosts are percent-decoded first, IP addresses written as
+# the URL standard writes them, and a trailing dot is kept (its own host, as in the standard).
+IDN_HOSTS = [
+    row("S4-idn-sharp-s", "http://stra\u00dfe.de/x", "http://xn--strae-oqa.de/robots.txt",
+        "\u00df is kept: IDNA 2003 gave strasse.de, another registered domain"),
+    row("S4-idn-sharp-s-upper", "http://STRA\u00dfE.DE/x", "http://xn--strae-oqa.de/robots.txt",
+        "upper case around \u00df is folded, \u00df kept"),
+    row("S4-idn-final-sigma", "http://\u03b2\u03cc\u03bb\u03bf\u03c2.com/", "http://xn--nxasmm1c.com/robots.txt",
+        "final sigma \u03c2 is kept: IDNA 2003 gave \u03c3, xn--nxasmq6b.com"),
+    row("S4-idn-capital-sigma", "http://\u0392\u038c\u039b\u039f\u03a3.com/", "http://xn--nxasmq6b.com/robots.txt",
+        "a capital \u03a3 folds to \u03c3 by UTS 46 (not to the final \u03c2 that str.lower() gives)"),
+    row("S4-idn-zwnj", "http://\u0646\u0627\u0645\u0647\u200c\u0627\u06cc.com/",
+        "http://xn--mgba3gch31f060k.com/robots.txt", "a ZWNJ where CONTEXTJ allows it is kept: IDNA 2003 dropped it"),
+    row("S4-idn-zwj", "http://\u0dc1\u0dca\u200d\u0dbb\u0dd3.com/", "http://xn--10cl1a0b660p.com/robots.txt",
+        "a ZWJ after a virama is kept: IDNA 2003 dropped it"),
+    row("S4-idn-ideographic-full-stop", "http://b\u00fccher\u3002de/", "http://xn--bcher-kva.de/robots.txt",
+        "U+3002 separates labels"),
+    row("S4-idn-fullwidth-full-stop", "http://b\u00fccher\uff0ede/", "http://xn--bcher-kva.de/robots.txt",
+        "U+FF0E separates labels"),
+    row("S4-idn-halfwidth-full-stop", "http://b\u00fccher\uff61de/", "http://xn--bcher-kva.de/robots.txt",
+        "U+FF61 separates labels"),
+    row("S4-fullwidth-letters", "http://\uff25\uff38\uff21\uff2d\uff30\uff2c\uff25.com/", "http://example.com/robots.txt",
+        "full-width letters map to ASCII"),
+    row("S4-idn-mixed-labels", "http://_dmarc.B\u00dcCHER.de/", "http://_dmarc.xn--bcher-kva.de/robots.txt",
+        "ASCII labels are kept as they are (lower case) next to IDN labels"),
+    row("S4-punycode-upper", "http://WWW.XN--MLLER-KVA.EU/", "http://www.xn--mller-kva.eu/robots.txt",
+        "punycode is lower-cased and stays punycode"),
+    row("S4-percent-escaped-host", "http://ex%61mple.com/", "http://example.com/robots.txt",
+        "the URL standard percent-decodes hosts"),
+    row("S4-percent-escaped-idn", "http://stra%C3%9Fe.de/", "http://xn--strae-oqa.de/robots.txt",
+        "percent-decoded as UTF-8, then mapped"),
+    row("S4-trailing-dot-kept", "http://Example.COM./x", "http://example.com./robots.txt",
+        "a trailing dot is kept: its own host, as in the URL standard"),
+    row("S4-idn-trailing-dot-kept", "http://stra\u00dfe.de./x", "http://xn--strae-oqa.de./robots.txt",
+        "a trailing dot is kept after an IDN"),
+    row("S4-ipv4-shorthand", "http://127.1/", "http://127.0.0.1/robots.txt",
+        "IPv4 shorthand is the address it stands for"),
+    row("S4-ipv4-hex-octal", "http://0x7f.0.0.01/", "http://127.0.0.1/robots.txt",
+        "hex and octal IPv4 numbers, as the URL standard reads them"),
+    row("S4-ipv4-one-number", "http://2130706433:8080/", "http://127.0.0.1:8080/robots.txt",
+        "a single number is a 32-bit address"),
+    row("S4-ipv4-trailing-dot", "http://127.0.0.1./", "http://127.0.0.1/robots.txt",
+        "an IPv4 address drops a trailing dot"),
+    row("S4-not-an-address", "http://a.1/", "http://a.1/robots.txt",
+        "a name ending in a number that is no address stays a name (DNS answers for it)"),
+    row("S4-ipv6-compressed", "http://[0:0:0:0:0:0:0:1]:8080/", "http://[::1]:8080/robots.txt",
+        "IPv6 zeros are compressed"),
+    row("S4-ipv6-lower", "http://[2001:DB8:0:0:1:0:0:A]/", "http://[2001:db8::1:0:0:a]/robots.txt",
+        "IPv6 in lower case; the first longest run of zeros compressed"),
+    row("S4-ipv6-v4-mapped", "http://[::ffff:192.0.2.1]/", "http://[::ffff:c000:201]/robots.txt",
+        "an IPv4-mapped address is written in hex, as the URL standard does"),
+]
+
+
+@pytest.mark.parametrize(("url", "expected", "why"), IDN_HOSTS)
+def test_hosts_are_mapped_as_the_url_standard_maps_them(url, expected, why):
+    """S4: the robots.txt of an international host name is fetched from the host a browser or
+    httpx would crawl (UTS 46, non-transitional), never from another domain (IDNA 2003)."""
+    assert robotrules.robots_url(url) == expected, why
+
+
+SAME_HOST = [
+    ("http://www.m\u00fcller.eu/", "http://www.xn--mller-kva.eu/", True),  # S4's own example
+    ("http://stra\u00dfe.de/", "http://xn--strae-oqa.de/", True),
+    ("http://stra\u00dfe.de/", "http://strasse.de/", False),  # another registered domain
+    ("http://\u03b2\u03cc\u03bb\u03bf\u03c2.com/", "http://\u03b2\u03cc\u03bb\u03bf\u03c3.com/", False),
+    ("http://\u0646\u0627\u0645\u0647\u200c\u0627\u06cc.com/", "http://\u0646\u0627\u0645\u0647\u0627\u06cc.com/", False),
+    ("http://b\u00fccher\u3002de/", "http://B\u00dcCHER.de/", True),
+    ("http://example.com./", "http://example.com/", False),  # the trailing dot is kept
+    ("http://127.1/", "http://127.0.0.1/", True),
+    ("http://[::1]/", "http://[0:0::1]/", True),
+]
+
+
+@pytest.mark.parametrize(("a", "b", "same"), SAME_HOST)
+def test_same_scope_agrees_with_the_mapping_of_hosts(a, b, same):
+    """S4: same_scope compares the mapped hosts, so it agrees with robots_url: one robots.txt
+    governs both URLs exactly when their robots.txt URLs are equal."""
+    assert robotrules.same_scope(a, b) is same
+    assert robotrules.same_scope(b, a) is same
+    assert (robotrules.robots_url(a) == robotrules.robots_url(b)) is same

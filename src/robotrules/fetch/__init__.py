@@ -29,13 +29,14 @@ from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
 
+from robotrules._version import __version__
 from robotrules.core.policy import Entry, Failure, Fetch, Policy, Response, begin
 from robotrules.errors import BlockedAddress, InvalidURL
 from robotrules.fetch.addresses import AddressPolicy
 
 __all__ = ["DEFAULT_USER_AGENT", "AddressPolicy", "AsyncFetcher", "Fetcher"]
 
-DEFAULT_USER_AGENT = "robotrules/0.1 (robots.txt fetcher; +https://pypi.org/project/robotrules/)"
+DEFAULT_USER_AGENT = f"robotrules/{__version__} (robots.txt fetcher; +https://pypi.org/project/robotrules/)"
 """What robots.txt requests say they are, unless the client is given another ``user_agent``."""
 
 Clock = Callable[[], float]
