@@ -34,8 +34,9 @@ copy, whatever the store says or fails to say).
 
 A failing store is logged and bypassed: the client goes on with its in-process copies and direct
 fetches (never failing a crawl because a cache is down). Two bounds keep a sick store from
-slowing the crawl: all store calls of one check share ``store_deadline`` seconds (once spent,
-the check's remaining store calls are skipped), and a circuit breaker stops calling the store
+slowing the crawl: all store calls of one check, and its waits for another process's fetch,
+share ``store_deadline`` seconds (once spent, the check's remaining store calls are skipped and it
+fetches by itself), and a circuit breaker stops calling the store
 after ``store_failures`` consecutive failures, lets one probe call through every
 ``store_cooldown`` seconds, and closes when a probe succeeds (``store_state``: "ok", "down",
 "probing"). Both read the client's clock.
@@ -794,8 +795,9 @@ class RobotsClient(_Client[Fetcher, threading.Lock]):
                         if token:
                             held = (key, token)
                         reply = token
-                    case _Sleep(seconds):
+                    case _Sleep(seconds):  # waiting for another process's fetch is store time too
                         time.sleep(seconds)
+                        budget.left -= seconds
                         reply = None
                     case _Fetch(step):
                         reply = self.fetcher.run(step, self.clock)
@@ -924,8 +926,9 @@ class AsyncRobotsClient(_Client[AsyncFetcher, "anyio.Lock"]):
                         if token:
                             held = (key, token)
                         reply = token
-                    case _Sleep(seconds):
+                    case _Sleep(seconds):  # waiting for another process's fetch is store time too
                         await anyio.sleep(seconds)
+                        budget.left -= seconds
                         reply = None
                     case _Fetch(step):
                         reply = await self.fetcher.run(step, self.clock)

@@ -379,3 +379,49 @@ def test_closed_store_raises_store_error(sqlite_path: Path) -> None:
         store.get(URL)
     with pytest.raises(StoreError):
         store.acquire(URL, ttl=1)
+
+
+_WRITABLE_AGAIN_CHILD = """
+import json, os, shutil, sys
+path = sys.argv[1]
+try:
+    with open(path, "r+b"):
+        pass
+except PermissionError:
+    pass
+else:
+    print(json.dumps({"skip": "this process can still write a 0444 file: file permissions cannot be tested here"}))
+    raise SystemExit(0)
+from robotrules.cache import SQLiteStore
+from robotrules.core.policy import Entry
+from robotrules.errors import StoreError
+url = "https://example.com/robots.txt"
+store = SQLiteStore(path)
+def put(body):
+    try:
+        now = 2e9 + len(body)  # newer than the copy already stored: the merge keeps the newest copy
+        store.put(Entry(url, "rules", 200, "200", now, now + 86400, body, 200, now))
+    except StoreError:
+        return "StoreError"
+    return "ok"
+out = {"read_only": put(b"first")}
+shutil.copyfile(path, path + ".new")
+os.chmod(path + ".new", 0o644)
+for suffix in ("-wal", "-shm"):  # restored as an operator would: the database alone, writable
+    if os.path.exists(path + suffix):
+        os.remove(path + suffix)
+os.replace(path + ".new", path)  # a writable file in its place (a new inode)
+out["writable_again"] = put(b"second!")
+got = store.get(url)
+out["body"] = None if got is None else got.body.decode()
+print(json.dumps(out))
+"""
+
+
+def test_a_cache_file_made_writable_again_is_written_again(tmp_path: Path) -> None:
+    """#8 item 10: read-only is what was found of one file, not a verdict for the process's life:
+    when the file is replaced by a writable one, writes go through again (C2's good copies are
+    stored again). Run in a child to which file permissions apply."""
+    path = _read_only_cache(tmp_path / "cache")
+    out = unprivileged_python(_WRITABLE_AGAIN_CHILD, str(path))
+    assert out == {"read_only": "StoreError", "writable_again": "ok", "body": "second!"}

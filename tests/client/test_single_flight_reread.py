@@ -93,3 +93,19 @@ def test_four_processes_checking_the_same_hosts_at_zero_latency_fetch_each_host_
     served = hosts_served(server)
     assert len(served) == hosts and set(served.values()) == {1}, sorted(served.items(), key=lambda kv: -kv[1])[:5]
     assert sum(misses) == hosts
+
+
+def test_waiting_for_a_lock_that_is_never_released_ends_with_the_checks_store_deadline(server, make_client, clock):
+    """Issue #8 item 5: the waits for another process's fetch count against the check's store
+    deadline. A lock whose holder died (or could not release it while the store stalled) costs a
+    check about ``store_deadline``, not the lock's whole lifetime: the check then fetches itself,
+    and the verdict is right (counted in store calls, not timed)."""
+    server.route("/robots.txt", respond(200, RULES))
+    inner = MemoryStore()
+    url = f"http://127.0.0.1:{server.port}/private/x"
+    assert inner.acquire(f"http://127.0.0.1:{server.port}/robots.txt", 3600.0)  # a dead process's lock
+    store = Scripted(inner, clock=clock)
+    client = make_client(store, store_deadline=0.2)
+    assert client.allowed(url, "bot") is False
+    assert server.hits("/robots.txt") == 1
+    assert store.calls["acquire"] <= 6  # polls of 0.02, 0.04, 0.08, 0.16 s: then the deadline is spent

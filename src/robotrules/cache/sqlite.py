@@ -268,8 +268,10 @@ class SQLiteStore:
     def _establish(self) -> None:
         """Open the file for this process: read-write, else rebuilt, read-only or bypassed.
 
-        Raises StoreError only for a transient failure (busy) or a foreign database.
+        Raises StoreError only for a transient failure (busy) or a foreign database. What was
+        found of an earlier file (read-only) does not carry over: a new file is tried for writing.
         """
+        self._readonly = ""
         self._remember_file()  # the file as found: a damaged one is moved aside only if still there
         try:
             self._conn = self._connect()
