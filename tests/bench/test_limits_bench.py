@@ -1,0 +1,28 @@
+"""Smoke test: the limits benchmark (memory with maximum-size files, a stalled store) runs end to
+end on tiny inputs and writes its figures (no timing assertions)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.bench._loader import load_bench
+
+
+def test_limits_bench_rss_runs_on_a_few_files_and_writes_json(tmp_path: Path) -> None:
+    lb = load_bench("limits_bench")
+    out = tmp_path / "rss.json"
+    assert lb.main(["rss", "--files", "3", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())
+
+
+def test_limits_bench_stalled_store_runs_a_few_checks(tmp_path: Path) -> None:
+    if shutil.which("redis-server") is None:
+        pytest.skip("no redis-server on PATH to start and stop (SIGSTOP) a private Redis")
+    lb = load_bench("limits_bench")
+    out = tmp_path / "stalled.json"
+    assert lb.main(["stalled-store", "--checks", "3", "--json", str(out)]) == 0
+    assert json.loads(out.read_text())
