@@ -5,7 +5,9 @@
 
 (a) the pattern "/*a*a*a*a*a*a*a*a*a*b" checked against 4,000-character URLs of 'a's (a naive
     backtracking matcher is exponential here; Google's matcher is O(len(pattern) * len(path)));
-(b) a generated ~500 KiB robots.txt of 20,000 wildcard rules, parsed, then checked against a few URLs.
+(b) a generated ~500 KiB robots.txt of 20,000 wildcard rules, parsed, then checked against a few URLs;
+(c) issue #8 item 10: 18,700 rules "Disallow: /*aaaaaaaa*b<N>" (cut at 512,000 bytes), parsed, then
+    checked against paths of 'a's of 100, 4,000 and 100,000 characters (and one matching "b1").
 
 Every figure is the best of K runs, in milliseconds. Each measurement runs in a forked child with a
 time limit, so a parser that blows up is reported as "> S s" instead of hanging the benchmark.
@@ -64,6 +66,19 @@ def many_rules_case(n_rules: int, max_bytes: int = GOOGLE_LIMIT) -> tuple[bytes,
         ("long path matching nothing", "/nothing/" + "z" * 500),
         ("deep path, many partial matches", "/dir2/" + "/".join(f"p{i:x}" for i in range(50)) + "/x"),
     ]
+    return body, urls
+
+
+ISSUE_RULES = 18_700
+
+
+def issue_case(lengths: tuple[int, ...] = (100, 4_000, 100_000)) -> tuple[bytes, list[tuple[str, str]]]:
+    """Issue #8 item 10: a file of wildcard rules that all share their longest segment."""
+    body = ("User-agent: *\n" + "".join(f"Disallow: /*aaaaaaaa*b{i}\n" for i in range(ISSUE_RULES))).encode()
+    urls = []
+    for n in lengths:
+        urls.append((f"{n:,}-char path of 'a's (no match)", "/" + "a" * (n - 1)))
+        urls.append((f"{n:,}-char path of 'a's ending in 'b1' (match)", "/" + "a" * (n - 3) + "b1"))
     return body, urls
 
 
@@ -225,9 +240,12 @@ def main(argv: list[str] | None = None) -> int:
     body_a, urls_a = wildcard_case(url_len)
     body_b, urls_b = many_rules_case(n_rules)
     n_b = body_b.count(b"\n") - 1
+    lengths = (100, 4_000, 100_000) if args.limit is None else (max(16, url_len),)
+    body_c, urls_c = issue_case(lengths)
     cases = [
         (f"(a) Disallow: {PATTERN}", body_a, urls_a, False),
         (f"(b) {n_b:,} wildcard rules, {len(body_b):,} bytes ({len(body_b) / 1024:.0f} KiB)", body_b, urls_b, True),
+        (f"(c) {ISSUE_RULES:,} rules Disallow: /*aaaaaaaa*b<N> (issue #8 item 10)", body_c, urls_c, True),
     ]
     results: dict = {}
     for cname, body, urls, with_parse in cases:

@@ -67,3 +67,37 @@ def test_diagnostics_are_sorted_by_line():
     found = robotrules.lint(b"foo\nuser-agent: *\nbar\ndisallow x y z\n")
     assert [d.line for d in found] == sorted(d.line for d in found)
     assert str(found[0]).startswith("line 1: error:")
+
+
+def _deciding_lines(body: bytes, agent: str, paths: list[str]) -> set[int]:
+    rt = robotrules.parse(body)
+    return {rt.check(path, agent).line for path in paths}
+
+
+def test_shadowed_rule_is_only_reported_for_a_rule_that_never_decides_literal_dollar_then_star():
+    """R4/R6: in "/a*b$*" the "$" is literal, so it matches other paths than the anchored "/a*b$";
+    line 2 decides "/axb" and must not be reported as shadowed (it was: both got one key)."""
+    body = b"user-agent: *\ndisallow: /a*b$\nallow: /a*b$*\n"
+    assert 2 in _deciding_lines(body, "foo", ["/axb", "/axb$", "/axb$x"])
+    assert ("shadowed-rule", 2) not in [(d.code, d.line) for d in robotrules.lint(body)]
+
+
+def test_shadowed_rule_is_only_reported_for_a_rule_that_never_decides_for_any_agent():
+    """G4/R6: a rule of a group naming two agents, outranked for one of them by a merged group, still
+    decides for the other: it is not shadowed."""
+    body = b"user-agent: foo\nuser-agent: bar\ndisallow: /a\nuser-agent: foo\nallow: /a\n"
+    assert 3 in _deciding_lines(body, "bar", ["/a"])
+    assert ("shadowed-rule", 3) not in [(d.code, d.line) for d in robotrules.lint(body)]
+
+
+@pytest.mark.parametrize(
+    ("body", "line"),
+    [
+        (b"user-agent: *\ndisallow: /a*b$*\nallow: /a*b$**\n", 2),  # trailing "*"s fold (R4)
+        (b"user-agent: *\ndisallow: /a**b$\nallow: /a*b$\n", 3),  # doubled "*" folds (longer wins)
+        (b"user-agent: foo\ndisallow: /a\nuser-agent: foo\nallow: /a\n", 2),  # merged groups (G4)
+    ],
+)
+def test_shadowed_rule_is_still_reported_when_it_never_decides(body, line):
+    """R4/R6: patterns matching exactly the same paths: the lower-ranked one is reported."""
+    assert ("shadowed-rule", line) in [(d.code, d.line) for d in robotrules.lint(body)]

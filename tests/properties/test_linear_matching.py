@@ -289,6 +289,10 @@ class WholePathStr(CountingStr):
         self._charge(len(out))
         return out
 
+    def __iter__(self):
+        self._charge(str.__len__(self))  # one pass over the path (its characters, for the many-wildcards filter)
+        return str.__iter__(self)
+
 
 def test_whole_file_of_20000_wildcard_rules_public_check_work_is_linear(big_file, monkeypatch):
     """DESIGN 7 through the public API: parse the ~500 KB file and check 4,000-char URLs with
@@ -337,3 +341,75 @@ def test_whole_file_of_20000_wildcard_rules_public_check_work_is_linear(big_file
         allow = max((len(p) for i, p in enumerate(patterns) if i % 2 and _glob_match(p, path)), default=-1)
         disallow = max((len(p) for i, p in enumerate(patterns) if not i % 2 and _glob_match(p, path)), default=-1)
         assert d.allowed == (disallow <= allow), (url[:20], allow, disallow, d.line)
+
+
+# --------------------------------------------------------------------------- compiled once (issue #8 item 10)
+
+ISSUE_RULES = 18_700
+
+
+def _issue_file() -> tuple[bytes, list[str]]:
+    """18,700 rules "Disallow: /*aaaaaaaa*b<N>" (the file of issue #8 item 10, cut at 512,000 bytes by F9)."""
+    patterns = [f"/*aaaaaaaa*b{i}" for i in range(ISSUE_RULES)]
+    body = ("User-agent: *\n" + "".join(f"Disallow: {p}\n" for p in patterns)).encode()
+    return body, patterns
+
+
+def test_a_check_on_a_parsed_file_compiles_no_pattern(monkeypatch):
+    """DESIGN 7/8, issue #8 item 10: wildcard patterns are compiled once, when the file is parsed;
+    a check (one agent, or several whose groups merge per call, G5) splits no pattern: every
+    pattern-compiling function of the core is called 0 times during checks."""
+    from robotrules.core import matcher, pattern
+
+    calls: list[str] = []
+
+    def counting(module, name):
+        original = getattr(module, name)
+
+        def wrapper(*args, **kwargs):
+            calls.append(name)
+            return original(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, wrapper)
+
+    body = b"user-agent: a\ndisallow: /*x*y\nallow: /*.pdf$\nuser-agent: b\ndisallow: /p*q$\n" + _issue_file()[0][:20_000]
+    rt = robotrules.parse(body)
+    for module in (matcher, pattern):
+        for name in ("compile_pattern", "compile_wild", "_probe"):
+            if hasattr(module, name):
+                counting(module, name)
+    urls = ["/", "/xay", "/f.pdf", "/pzq", "/" + "a" * 100 + "b1", "/" + "a" * 4000]
+    for url in urls:
+        for agent in ("a", "b", ["a", "b"], "other"):
+            rt.check(url, agent)
+            rt.allowed(url, agent)
+    assert calls == []
+
+
+def test_issue_file_check_work_is_linear_in_path_length_times_rules_examined(monkeypatch):
+    """DESIGN 7, issue #8 item 10: on the issue's file, every scan one check makes of the path
+    (counted as in test_whole_file_..._public_check_work_is_linear) stays within
+    4 * (total pattern bytes + rules * (URL length + 1)), at 100, 4,000 and 100,000 characters,
+    and the decision equals the greedy matcher's."""
+    from robotrules.core import robotstxt as robotstxt_mod
+
+    meter = Meter()
+    extractor = robotstxt_mod.path_params_query
+    monkeypatch.setattr(robotstxt_mod, "path_params_query", lambda url: WholePathStr(extractor(url), meter))
+    body, patterns = _issue_file()
+    rt = robotrules.parse(body)
+    total_p = sum(map(len, patterns))
+    counted = body[:512_000].decode()
+    kept = [p for p in patterns if f" {p}\n" in counted]  # F9: the rules within the first 512,000 bytes
+    for length in (100, 4_000, 100_000):
+        for path in ("/" + "a" * (length - 1), "/" + "a" * (length - 3) + "b1", "/" + "a" * (length - 7) + "b12345"):
+            meter.work = meter.calls = 0
+            meter.limit = bound = C * (total_p + ISSUE_RULES * (len(path) + 1))
+            try:
+                d = rt.check(path, "foo")
+            except WorkLimitExceeded:
+                pytest.fail(f"work exceeded {bound} at {length}")
+            assert meter.violations == [], sorted(set(meter.violations))
+            assert meter.calls > 0
+            assert meter.work <= bound
+            assert d.allowed == (not any(_glob_match(p, path) for p in kept)), (length, path[-8:], d.line)

@@ -162,12 +162,12 @@ def _event_findings(lexed: lexer.Lexed, mode: Mode) -> list[Diagnostic]:
 
 
 def _shadow_key(pattern: str, wildcards: bool) -> tuple[str, str]:
-    """A key meant to be equal only for patterns that match exactly the same paths.
+    """A key equal only for patterns that match exactly the same paths (R4).
 
     It folds what R4 makes meaningless (trailing ``*``s, doubled ``*``); patterns that match the
-    same paths in other ways get different keys. One known exception, a bug left for a change of
-    its own: a wildcard pattern ending in ``$`` and the same pattern with trailing ``*``s
-    ("/a*b$" and "/a*b$*", where the ``$`` is literal) get the same key.
+    same paths in other ways get different keys (a finding missed, never a false one). A ``$``
+    followed by ``*``s is literal: "/a*b$*" (a literal "$", then anything) keeps a trailing ``*``
+    in its key, so it never shares one with "/a*b$" (anchored).
     """
     if not wildcards:
         return ("literal", pattern)
@@ -176,7 +176,8 @@ def _shadow_key(pattern: str, wildcards: bool) -> tuple[str, str]:
         if "*" in stripped:
             while "**" in stripped:
                 stripped = stripped.replace("**", "*")
-            return ("wild", stripped + ("*" if stripped.endswith("$") else ""))
+            literal_dollar = stripped.endswith("$") and pattern.endswith("*")
+            return ("wild", stripped + "*" if literal_dollar else stripped)
         pattern = stripped
     elif pattern.endswith("$"):
         return ("exact", pattern[:-1])
@@ -193,17 +194,26 @@ def _group_findings(model: Model, mode: Mode) -> list[Diagnostic]:
                 where = merged[key][-1].line
                 found.append(_diag(group.line, "merged-groups", f"{key!r} also named on line {where}"))
             merged.setdefault(key, []).append(group)
-    # R6: of rules that match exactly the same paths, within what one agent sees (its merged
-    # groups), only the best ranked can decide; the others are shadowed.
-    reported: set[int] = set()
-    for groups in merged.values():
+    # R6: of rules that match exactly the same paths, within what one agent sees, only the best
+    # ranked can decide; the others are shadowed. An agent sees the merged groups of its key (G4),
+    # or a union of such views (G5, which only adds rules); in legacy1994 one record alone (L2).
+    # A rule is reported only when it is shadowed in every view that holds it: a rule of a group
+    # naming two agents may be shadowed for one and decide for the other.
+    views = [[group] for group in model.groups] if mode.substring_agent_match else list(merged.values())
+    seen_in: dict[int, int] = {}  # rule line -> views holding it
+    shadowed: dict[int, list[Rule]] = {}  # rule line -> its winner in each view where it is shadowed
+    for groups in views:
         winners: dict[tuple[str, str], Rule] = {}
         rules = sorted((rule for group in groups for rule in group.rules), key=_rank_of, reverse=True)
         for rule in rules:
+            seen_in[rule.line] = seen_in.get(rule.line, 0) + 1
             winner = winners.setdefault(_shadow_key(rule.pattern, mode.wildcards), rule)
-            if winner is not rule and rule.priority and rule.line not in reported:
-                reported.add(rule.line)
-                found.append(_diag(rule.line, "shadowed-rule", f"line {winner.line} '{winner.kind}: {winner.value[:80]}' wins"))
+            if winner is not rule and rule.priority:
+                shadowed.setdefault(rule.line, []).append(winner)
+    for line, winners_of in shadowed.items():
+        if len(winners_of) == seen_in[line]:
+            winner = winners_of[0]
+            found.append(_diag(line, "shadowed-rule", f"line {winner.line} '{winner.kind}: {winner.value[:80]}' wins"))
     return found
 
 

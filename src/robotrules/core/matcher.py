@@ -10,7 +10,9 @@ prefixes (a test of the path's first two characters, then one ``str.startswith(t
 reject them all at C speed), exact paths ("/page$", one dict lookup) and wildcard patterns
 (tried only while they could still outrank the best match so far, and only when the path
 contains their longest literal segment; then matched in linear time by
-:class:`~robotrules.core.pattern.Pattern`). The model builder sorts each rule into its kind
+:func:`~robotrules.core.pattern.segments_match`). Wildcard patterns are split once, when the file
+is parsed (:func:`compile_wild`): a check compiles nothing. With :data:`MANY_WILD` wildcard rules or
+more, a check first skips at C speed those needing an ASCII character the path lacks. The model builder sorts each rule into its kind
 as it reads it (with :func:`classify`, or inline for a pattern without ``*`` and ``$``).
 Immutable; safe to share between threads.
 """
@@ -21,14 +23,15 @@ import heapq
 import struct
 from array import array
 from collections.abc import Iterable, Iterator, Mapping
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import itemgetter, not_
 from types import MappingProxyType
 from typing import NamedTuple
 
-from robotrules.core.pattern import compile_pattern
+from robotrules.core.pattern import segments_match
 from robotrules.core.rules import Ranked, Rule, disallows, make_rule
 
-__all__ = ["EMPTY", "Parts", "RuleSet", "classify"]
+__all__ = ["EMPTY", "MANY_WILD", "Parts", "RuleSet", "Wild", "classify", "compile_wild", "wild_text"]
 
 
 class Parts(NamedTuple):
@@ -65,9 +68,42 @@ def classify(parts: Parts, r: int, pattern: str, wildcards: bool) -> None:
         parts.literal.append((r, key))
 
 
-def _probe(pattern: str) -> str:
-    """The longest literal segment of a wildcard pattern: every path it matches contains it."""
-    return max((pattern[:-1] if pattern.endswith("$") else pattern).split("*"), key=len)
+Wild = tuple[int, "tuple[str, ...]", bool, str, int]
+"""A wildcard rule compiled once, when its file is parsed: (rank, segments, anchored, probe, needs).
+``segments`` are the literal runs between ``*`` and ``anchored`` a final ``$``, as
+:func:`~robotrules.core.pattern.segments_match` takes them (the pattern is
+:func:`wild_text` of them); ``probe`` is the longest segment, which every path the pattern matches
+contains, as it contains every ASCII character whose bit is set in ``needs``. ``needs`` is kept
+only in a set of :data:`MANY_WILD` wildcard rules or more (elsewhere it is 0: it skips nothing)."""
+
+MANY_WILD = 256
+"""From this many wildcard rules on, a check first skips, at C speed, the rules needing a
+character the path lacks (their ``needs``, gathered in :attr:`RuleSet.needs`)."""
+
+_BIT = {chr(i): 1 << i for i in range(128)}
+
+
+def _mask(chars: Iterable[str]) -> int:
+    """The bits of the ASCII characters among ``chars`` (others are left out: the mask only rejects)."""
+    return sum(map(_BIT.get, set(chars), repeat(0)))
+
+
+def compile_wild(r: int, pattern: str, shared: dict[int, int] | None = None) -> Wild:
+    """Split a wildcard pattern (it holds a ``*``) once, at parse time, into what :meth:`RuleSet.best`
+    matches with. With ``shared`` (a set of :data:`MANY_WILD` rules or more) its ``needs`` are
+    computed, one copy of equal masks kept in ``shared``."""
+    anchored = pattern[-1] == "$"
+    segments = tuple((pattern[:-1] if anchored else pattern).split("*"))
+    needs = 0
+    if shared is not None:
+        needs = _mask(pattern[:-1].replace("*", "") if anchored else pattern.replace("*", ""))
+        needs = shared.setdefault(needs, needs)
+    return (r, segments, anchored, max(segments, key=len), needs)
+
+
+def wild_text(segments: tuple[str, ...], anchored: bool) -> str:
+    """The pattern a compiled wildcard rule was split from."""
+    return "*".join(segments) + "$" if anchored else "*".join(segments)
 
 
 class RuleSet(NamedTuple):
@@ -76,7 +112,8 @@ class RuleSet(NamedTuple):
     Compact: literal prefixes are one tuple of strings with their ranks in a parallel ``array``,
     so a rule costs its pattern string and two machine words; each wildcard rule keeps a probe,
     its longest literal segment, which any path it matches must contain, so ``probe in path``
-    (C speed) skips most wildcard rules and only the others are matched.
+    (C speed) skips most wildcard rules and only the others are matched. Wildcard rules are
+    compiled here, once per parsed file (:data:`Wild`): a check splits no pattern.
     """
 
     written: Mapping[int, str] | None  # values as written where they differ from the pattern
@@ -88,14 +125,26 @@ class RuleSet(NamedTuple):
     ranks: bytes  # the literal prefixes' ranks, packed as native int64 (immutable, 8 bytes each)
     exact: tuple[Ranked, ...]
     exact_best: Mapping[str, int] | None  # read-only view
-    wild: tuple[tuple[int, str, str], ...]  # (rank, pattern, probe)
+    wild: tuple[Wild, ...]
+    needs: tuple[int, ...]  # with MANY_WILD wildcard rules or more, each one's needs (parallel to wild), else ()
 
     @classmethod
     def build(cls, parts: Parts, written: Mapping[int, str] | None, can_disallow: bool | None = None) -> RuleSet:
         """From ``parts`` with every list sorted best first (``can_disallow`` if the caller knows it)."""
+        shared: dict[int, int] | None = {} if len(parts.wild) >= MANY_WILD else None
+        wild = tuple([compile_wild(r, text, shared) for r, text in parts.wild])
+        return cls._build(parts, wild, written, can_disallow)
+
+    @classmethod
+    def _build(
+        cls, parts: Parts, wild: tuple[Wild, ...], written: Mapping[int, str] | None, can_disallow: bool | None
+    ) -> RuleSet:
+        """:meth:`build` with the wildcard rules already compiled (``parts.wild`` is not read)."""
+        floor, literal, exact, _ = parts
         if can_disallow is None:
-            can_disallow = any(disallows(r) for kind in parts for r, _ in kind)
-        floor, literal, exact, wild = parts
+            can_disallow = any(disallows(r) for kind in (floor, literal, exact) for r, _ in kind) or any(
+                disallows(w[0]) for w in wild
+            )
         best: Mapping[str, int] | None = None
         if exact:
             table: dict[str, int] = {}
@@ -116,7 +165,8 @@ class RuleSet(NamedTuple):
                 array("q", list(map(itemgetter(0), literal))).tobytes() if literal else b"",
                 tuple(exact),
                 best,
-                tuple([(r, text, _probe(text)) for r, text in wild]),
+                wild,
+                tuple(map(itemgetter(4), wild)) if len(wild) >= MANY_WILD else (),
             ),
         )
 
@@ -127,7 +177,7 @@ class RuleSet(NamedTuple):
             list(self.floor),
             list(zip((r for (r,) in _RANK.iter_unpack(self.ranks)), self.prefixes, strict=True)),
             list(self.exact),
-            [(r, text) for r, text, _ in self.wild],
+            [(w[0], wild_text(w[1], w[2])) for w in self.wild],
         )
 
     @classmethod
@@ -139,9 +189,16 @@ class RuleSet(NamedTuple):
         written: dict[int, str] = {}
         for rs in rulesets:
             written.update(rs.written or {})
-        all_parts = [rs.parts for rs in rulesets]
-        merged = Parts(*(list(heapq.merge(*(p[i] for p in all_parts), reverse=True)) for i in range(4)))
-        return cls.build(merged, written or None)
+        literals = [list(zip((r for (r,) in _RANK.iter_unpack(rs.ranks)), rs.prefixes, strict=True)) for rs in rulesets]
+        merged = Parts(
+            list(heapq.merge(*(rs.floor for rs in rulesets), reverse=True)),
+            list(heapq.merge(*literals, reverse=True)),
+            list(heapq.merge(*(rs.exact for rs in rulesets), reverse=True)),
+            [],
+        )
+        # Ranks are unique within a file (they hold the line): the compiled rules merge on rank alone.
+        wild = tuple(heapq.merge(*(rs.wild for rs in rulesets), key=itemgetter(0), reverse=True))
+        return cls._build(merged, wild, written or None, None)
 
     def best(self, path: str) -> Ranked | None:
         """The deciding (rank, pattern) for ``path``, or None when no rule matches (R6)."""
@@ -163,12 +220,19 @@ class RuleSet(NamedTuple):
             hit = self.exact_best.get(path)
             if hit is not None and (found is None or hit > found[0]):
                 found = (hit, path + "$")
-        if self.wild:
-            for r, text, probe in self.wild:
+        wild = self.wild
+        if wild and (found is None or wild[0][0] > found[0]):
+            candidates: Iterable[Wild] = wild
+            if self.needs:
+                # Many wildcard rules: skip, at C speed, those needing a character the path lacks
+                # (needs & ~have != 0).
+                lacks = _ALL_ASCII ^ _mask(path)
+                candidates = compress(wild, map(not_, map(lacks.__and__, self.needs)))
+            for r, segments, anchored, probe, _ in candidates:
                 if found is not None and r <= found[0]:
                     break
-                if probe in path and compile_pattern(text).matches(path):
-                    found = (r, text)
+                if probe in path and segments_match(segments, anchored, path):
+                    found = (r, wild_text(segments, anchored))
                     break
         return found
 
@@ -183,6 +247,7 @@ class RuleSet(NamedTuple):
 
 
 _RANK = struct.Struct("=q")
+_ALL_ASCII = (1 << 128) - 1
 
 _new_ruleset = tuple.__new__  # one allocation per group (RuleSet(...) would add a Python frame)
 EMPTY: RuleSet = RuleSet.build(Parts([], [], [], []), None)  # the rules of no group: allows everything

@@ -162,4 +162,4 @@ def compile_pattern(pattern: str) -> Pattern:
     return _new_pattern(Pattern, (pattern, tuple(pattern.split("*")), False))
 
 
-_new_pattern = tuple.__new__  # Pattern(...) without the Python-level __new__ frame (one per wildcard pattern matched in a check)
+_new_pattern = tuple.__new__  # Pattern(...) without the Python-level __new__ frame
