@@ -10,6 +10,8 @@ Issue #8, "the fleet cache loses nothing and nothing poisons it", store side:
   merges (``policy.merge``) atomically, also when threads and processes race;
 - item 4: nothing read is trusted: an invalid value is logged, read as missing, and replaced by
   the next ``put``;
+- item 7: a copy another process stored before this one took the lock is read by the lock
+  holder (what the client's read after ``acquire`` relies on for exact single flight);
 - item 5: a stalled backend makes calls fail fast (StoreError within a small multiple of the
   store's ``timeout``), and a store reconnects once the backend is back.
 """
@@ -490,3 +492,35 @@ def test_every_call_to_a_stalled_store_fails_fast_with_store_error(stalled: tupl
         assert took < 10 * DEFAULT_TIMEOUT_BOUND, f"{name} took {took:.2f}s"
         assert outcome == ("ok" if name in may_succeed else "StoreError"), name
     assert getattr(store, "timeout", None) == DEFAULT_TIMEOUT_BOUND
+
+
+def _another_process_view(store: Store, request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    """A second handle on the same backend, as another process of the fleet has: the same object
+    for memory (one process), another connection for SQLite and Redis."""
+    if isinstance(store, SQLiteStore):
+        return SQLiteStore(tmp_path / "contract.sqlite3")
+    if isinstance(store, RedisStore):
+        return RedisStore(request.getfixturevalue("redis_url"), prefix=request.getfixturevalue("redis_prefix"), timeout=2.0)
+    return store
+
+
+def test_a_copy_another_process_stored_before_the_lock_is_read_by_the_lock_holder(
+        store: Store, request: pytest.FixtureRequest, tmp_path: Path) -> None:
+    """#8 item 7, C3: what the client's second read (after taking the lock) relies on. Another
+    process's fetch ends (put, release) between this process's miss and its acquire: the lock is
+    then free, and a read made after acquiring it sees that copy, so the holder need not fetch."""
+    other = _another_process_view(store, request, tmp_path)
+    try:
+        assert store.get(URL) is None  # this process misses
+        theirs = other.acquire(URL, 30.0)
+        assert theirs is not None
+        other.put(sample_entry(URL, b"fetched by the other process"))
+        other.release(URL, theirs)
+        token = store.acquire(URL, 30.0)  # this process takes the lock, now free
+        assert token is not None
+        seen = store.get(URL)
+        assert seen is not None and seen.body == b"fetched by the other process"
+        store.release(URL, token)
+    finally:
+        if other is not store:
+            other.close()
