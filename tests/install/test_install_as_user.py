@@ -99,14 +99,22 @@ class Venv:
 
 
 @pytest.fixture(scope="module")
-def source(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def clean(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return _clean_copy(tmp_path_factory.mktemp("clean") / "robotrules")
 
 
+@pytest.fixture
+def source(clean: Path, tmp_path: Path) -> Path:
+    """A clean copy of the source for one build: setuptools builds in the tree (``build/``), and
+    a second build in the same tree would reuse the first one's compiled modules."""
+    return Path(shutil.copytree(clean, tmp_path / "robotrules"))
+
+
 @pytest.fixture(scope="module")
-def built(source: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def built(clean: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """``python -m build``: the sdist, then the wheel built from that sdist (both isolated)."""
     pytest.importorskip("build", reason="the 'build' package (test extra) runs the sdist round trip")
+    source = Path(shutil.copytree(clean, tmp_path_factory.mktemp("build") / "robotrules"))
     dist = tmp_path_factory.mktemp("dist")
     _run([sys.executable, "-m", "build", "--outdir", dist, source], cwd=source)
     return dist
