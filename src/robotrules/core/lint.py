@@ -9,7 +9,7 @@ a body with a NUL byte or over 16,663 bytes is split once more, uncut, to find t
 get cut. Parsing for crawling never pays for any of this: :func:`~robotrules.core.robotstxt.parse`
 does not lint.
 
-Each finding has a stable ``code`` (listed in :data:`CODES` and the README), a severity
+Each finding has a stable ``code`` (listed in :data:`CODES` and in the documentation, guides/lint.md), a severity
 ("error": a line or intent is lost; "warning": accepted, but not by every crawler or not as
 probably meant; "info": worth knowing) and the 1-based line it concerns (0 for the whole file).
 """
