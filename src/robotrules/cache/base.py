@@ -212,8 +212,7 @@ def load_entry(key: str, blob: bytes, where: str) -> Entry | None:
     try:
         return decode_entry(blob, key)
     except ValueError as exc:
-        log.warning("robotrules: ignoring the invalid cache entry for %r in %s (treated as missing): %s",
-                    key, where, exc)
+        _ignored(key, where, exc)
         return None
 
 
@@ -222,6 +221,10 @@ def checked_entry(key: str, entry: object, where: str) -> Entry | None:
     try:
         return validate_entry(entry, key)
     except InvalidEntry as exc:
-        log.warning("robotrules: ignoring the invalid cache entry for %r in %s (treated as missing): %s",
-                    key, where, exc)
+        _ignored(key, where, exc)
         return None
+
+
+def _ignored(key: str, where: str, why: Exception) -> None:
+    """The one warning for an invalid entry a store read (it is then treated as missing)."""
+    log.warning("robotrules: ignoring the invalid cache entry for %r in %s (treated as missing): %s", key, where, why)
