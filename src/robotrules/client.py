@@ -49,17 +49,19 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from typing import TYPE_CHECKING, Any, Generic, Literal, NoReturn, TypeVar
 
 from robotrules.cache.base import Store
 from robotrules.cache.memory import MemoryStore
+from robotrules.core.agents import user_agent_token
 from robotrules.core.policy import FETCHABLE_SCHEMES, Entry, Fetch, Policy, age, begin, merge, standing
 from robotrules.core.robotstxt import Decision, RobotsTxt, parse
 from robotrules.errors import InvalidURL, StoreError, UnsupportedScheme
-from robotrules.fetch import DEFAULT_USER_AGENT, AsyncFetcher, Fetcher
+from robotrules.fetch import DEFAULT_USER_AGENT, AddressPolicy, AsyncFetcher, Fetcher
 from robotrules.hosts import robots_url as _robots_url
+from robotrules.verdicts import sentence
 
 if TYPE_CHECKING:
     import anyio
@@ -90,6 +92,7 @@ ORIGIN_MEMO_BYTES = 8 * MiB
 """Budget of the memo origin -> robots.txt URL (estimated bytes); past it the memo starts over.
 About 40,000 typical origins; an origin longer than :data:`_ORIGIN_MEMO_MAX` is never kept."""
 
+_TOKEN_MEMO = 4096  # agents remembered with their product token; past it the memo starts over
 _ORIGIN_MEMO_MAX = 1024  # characters: a real origin (253-byte host, port, user info) is shorter
 _ORIGIN_MEMO_ENTRY = 160  # bytes per memo entry on top of its two strings: str headers, dict slot
 
@@ -253,9 +256,26 @@ class RobotsState:
     age: float
     cache: CacheState
     failures: int
-    robots: RobotsTxt | None
-    entry: Entry
+    robots: RobotsTxt | None = field(repr=False)
+    entry: Entry = field(repr=False)
     store: StoreState = "ok"
+
+    def __str__(self) -> str:
+        """One line for people: the robots.txt URL, what it means, why, and the cache state."""
+        return f"{self.robots_url}: {self.describe()}"
+
+    def describe(self) -> str:
+        """What governs, why, where the redirects ended, and the copy's cache state and age."""
+        what = {"rules": "its rules decide", "allow": "everything allowed", "disallow": "everything disallowed"}
+        parts = [f"{what[self.kind]} ({self.reason})"]
+        final = self.entry.final_url
+        if self.entry.redirects and final and final != self.robots_url:
+            hops = self.entry.redirects
+            parts.append(f"after {hops} redirect{'s' if hops != 1 else ''} to {final}")
+        parts.append(f"cache {self.cache}, age {_age(self.age)}")
+        if self.failures:
+            parts.append(f"{self.failures} failed refresh{'es' if self.failures != 1 else ''} in a row")
+        return "; ".join(parts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -270,13 +290,35 @@ class CheckResult:
     line: int
     decision: Decision | None
     state: RobotsState
+    agent: str = ""
+    """The product token the answer was matched on (RFC 9309 2.2.1), taken from what the caller
+    passed: a token, a versioned name or a whole User-Agent header (several joined by ", ")."""
+
+    @property
+    def text(self) -> str:
+        """The deciding line as written in the file ("" when no rule decided)."""
+        robots = self.state.robots
+        return robots.line_text(self.line) if robots is not None and self.line else ""
 
     def explain(self) -> str:
-        """One line for people: verdict, deciding line, status and cache state."""
-        s = self.state
-        head = self.decision.explain() if self.decision is not None else (
-            f"{'allowed' if self.allowed else 'disallowed'}: full {s.kind} for the whole site")
-        return f"{head} [{s.robots_url}: {s.reason}; cache {s.cache}, age {s.age:.0f}s]"
+        """One line for people: verdict, deciding line as written, and the robots.txt's state."""
+        d, s = self.decision, self.state
+        if d is None:
+            head = sentence(self.allowed, self.agent, 0, "", None, "", s.robots_url, s.kind)
+        else:
+            head = sentence(self.allowed, self.agent, self.line, self.text, d.agent, d.path, s.robots_url)
+        return f"{head} [{s}]"
+
+
+def _age(seconds: float) -> str:
+    """An age for people: 42s, 5m, 3h, 2d."""
+    if seconds < 120:
+        return f"{seconds:.0f}s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f}m"
+    if seconds < 172800:
+        return f"{seconds / 3600:.0f}h"
+    return f"{seconds / 86400:.0f}d"
 
 
 class _Slot:
@@ -332,6 +374,7 @@ class _Client(Generic[_F, _L]):
         store_deadline: float = 1.0,
         store_failures: int = 3,
         store_cooldown: float = 30.0,
+        addresses: AddressPolicy | None = None,
     ) -> None:
         if not store_deadline > 0:
             raise ValueError("store_deadline must be > 0 (seconds of store calls per check)")
@@ -344,6 +387,9 @@ class _Client(Generic[_F, _L]):
         self.clock: Callable[[], float] = clock or time.time
         self.policy = policy or Policy()
         self.user_agent = user_agent
+        self.agent = user_agent_token(user_agent)
+        """The product token matched when a call names no agent: the token of ``user_agent``."""
+        self._tokens: dict[str, str] = {}
         self.mode = mode
         self.cache_size = max(0, cache_size)
         self.cache_bytes = max(0, cache_bytes)
@@ -362,6 +408,7 @@ class _Client(Generic[_F, _L]):
         self._streak = 0  # consecutive failed store calls
         self._down_until: float | None = None  # None: the breaker is closed
         self._probing = False  # a probe call is under way
+        self.addresses = addresses
         self.fetcher: _F = self._make_fetcher(http_client)
         self._flights: _KeyLocks[_L] = _KeyLocks(self._lock_factory())
 
@@ -388,7 +435,7 @@ class _Client(Generic[_F, _L]):
         except ValueError as exc:
             raise InvalidURL(str(exc)) from None
         if found[: found.find(":")] not in FETCHABLE_SCHEMES:  # robots_url() lower-cases the scheme
-            raise UnsupportedScheme(f"cannot fetch a robots.txt for {url!r}: only http, https and ftp (S5)")
+            raise UnsupportedScheme(f"cannot fetch a robots.txt for {url!r}: only http, https and ftp have one")
         if (start > 0 and len(origin) <= _ORIGIN_MEMO_MAX
                 and "?" not in origin and "#" not in origin and "\\" not in origin):
             cost = len(origin) + len(found) + _ORIGIN_MEMO_ENTRY
@@ -558,10 +605,31 @@ class _Client(Generic[_F, _L]):
 
     # -- answers ------------------------------------------------------------------------------
 
-    @staticmethod
-    def _allowed(state: RobotsState, url: str, user_agent: UserAgents) -> bool:
+    def _token(self, agent: str) -> str:
+        """The product token matched for ``agent`` (a token, versioned name or header), memoised."""
+        token = self._tokens.get(agent)
+        if token is None:
+            if not isinstance(agent, str):
+                raise TypeError(f"user_agent must be str or a sequence of str, not {type(agent).__name__}")
+            token = user_agent_token(agent)
+            if len(self._tokens) >= _TOKEN_MEMO or len(agent) > _ORIGIN_MEMO_MAX:
+                self._tokens.clear()
+            self._tokens[agent] = token
+        return token
+
+    def _tokens_of(self, user_agent: UserAgents | None) -> str | tuple[str, ...]:
+        """What the parsed file is asked with: the product token(s) of ``user_agent``, or of the
+        client's own ``user_agent`` when None (surfaces for people match on the token; the core
+        compares exactly what it is given, as the reference does)."""
+        if user_agent is None:
+            return self.agent
+        if isinstance(user_agent, str):
+            return self._token(user_agent)
+        return tuple(self._token(a) for a in user_agent)
+
+    def _allowed(self, state: RobotsState, url: str, user_agent: UserAgents | None) -> bool:
         if state.robots is not None:
-            return state.robots.allowed(url, user_agent)
+            return state.robots.allowed(url, self._tokens_of(user_agent))
         return state.kind == "allow"
 
     def _state(self, slot: _Slot, hit: bool) -> RobotsState:
@@ -572,12 +640,14 @@ class _Client(Generic[_F, _L]):
             return state
         return replace(state, cache="hit", age=age(state.entry, self.clock()), store=self.store_state)
 
-    def _check(self, slot: _Slot, url: str, user_agent: UserAgents, hit: bool) -> CheckResult:
+    def _check(self, slot: _Slot, url: str, user_agent: UserAgents | None, hit: bool) -> CheckResult:
         state = self._state(slot, hit)
+        tokens = self._tokens_of(user_agent)
+        shown = tokens if isinstance(tokens, str) else ", ".join(tokens)
         if state.robots is not None:
-            decision = state.robots.check(url, user_agent)
-            return CheckResult(decision.allowed, decision.line, decision, state)
-        return CheckResult(state.kind == "allow", 0, None, state)
+            decision = state.robots.check(url, tokens)
+            return CheckResult(decision.allowed, decision.line, decision, state, shown)
+        return CheckResult(state.kind == "allow", 0, None, state, shown)
 
     # -- the refresh, written once ------------------------------------------------------------
 
@@ -680,17 +750,24 @@ class RobotsClient(_Client[Fetcher, threading.Lock]):
     over its store calls (once spent, its other store calls are skipped; a call under way ends
     by the store's own timeout); after ``store_failures`` (3) consecutive failed store calls
     the store is bypassed for ``store_cooldown`` seconds (30, by ``clock``), then one probe
-    call decides whether it is back (:attr:`store_state`).
+    call decides whether it is back (:attr:`store_state`). ``addresses``: an
+    :class:`~robotrules.fetch.AddressPolicy` for the fetcher (default: the one
+    ``Policy(public_addresses_only=True)`` asks for; subclass it to permit an internal network).
+    ``user_agent`` is also the agent matched when a call names none (its product token, :attr:`agent`).
     """
 
     def _make_fetcher(self, http_client: Any) -> Fetcher:
-        return Fetcher(http_client, user_agent=self.user_agent, policy=self.policy)
+        return Fetcher(http_client, user_agent=self.user_agent, policy=self.policy, addresses=self.addresses)
 
     def _lock_factory(self) -> Callable[[], threading.Lock]:
         return threading.Lock
 
-    def allowed(self, url: str, user_agent: UserAgents) -> bool:
-        """Whether ``user_agent`` may fetch ``url`` (absolute, percent-encoded as on the wire)."""
+    def allowed(self, url: str, user_agent: UserAgents | None = None) -> bool:
+        """Whether ``user_agent`` may fetch ``url`` (absolute, percent-encoded as on the wire).
+
+        ``user_agent``: a product token, a versioned name or a whole User-Agent header, matched
+        on its product token; several for G5; None: the client's own ``user_agent``.
+        """
         key = self.robots_url(url)
         slot = self._slots.get(key)  # the hot path: _hit() inlined
         if slot is None or self.clock() >= slot.until:
@@ -702,10 +779,15 @@ class RobotsClient(_Client[Fetcher, threading.Lock]):
                 pass
         robots = slot.state.robots
         if robots is not None:
-            return robots.allowed(url, user_agent)
+            if user_agent is None:
+                return robots.allowed(url, self.agent)
+            if type(user_agent) is str:
+                token = self._tokens.get(user_agent)  # the hot path: _token() inlined
+                return robots.allowed(url, token if token is not None else self._token(user_agent))
+            return robots.allowed(url, self._tokens_of(user_agent))
         return slot.state.kind == "allow"
 
-    def check(self, url: str, user_agent: UserAgents) -> CheckResult:
+    def check(self, url: str, user_agent: UserAgents | None = None) -> CheckResult:
         """:meth:`allowed` with why: deciding line, status, cache state and age."""
         key = self.robots_url(url)
         slot = self._hit(key, self.clock())
@@ -717,10 +799,10 @@ class RobotsClient(_Client[Fetcher, threading.Lock]):
         slot = self._hit(key, self.clock())
         return self._state(slot or self._load(key, False), hit=slot is not None)
 
-    def crawl_delay(self, url: str, user_agent: UserAgents) -> float | None:
-        """N2: the crawl-delay for ``user_agent`` on ``url``'s site; None when not given."""
+    def crawl_delay(self, url: str, user_agent: UserAgents | None = None) -> float | None:
+        """N2: the crawl-delay for ``user_agent`` (as :meth:`allowed` takes it) on ``url``'s site; None when not given."""
         robots = self.robots(url).robots
-        return robots.crawl_delay(user_agent) if robots is not None else None
+        return robots.crawl_delay(self._tokens_of(user_agent)) if robots is not None else None
 
     def sitemaps(self, url: str) -> list[str]:
         """N1: the sitemap URLs listed in the robots.txt governing ``url``."""
@@ -819,20 +901,20 @@ class AsyncRobotsClient(_Client[AsyncFetcher, "anyio.Lock"]):
     """
 
     def _make_fetcher(self, http_client: Any) -> AsyncFetcher:
-        return AsyncFetcher(http_client, user_agent=self.user_agent, policy=self.policy)
+        return AsyncFetcher(http_client, user_agent=self.user_agent, policy=self.policy, addresses=self.addresses)
 
     def _lock_factory(self) -> Callable[[], anyio.Lock]:
         import anyio
 
         return anyio.Lock
 
-    async def allowed(self, url: str, user_agent: UserAgents) -> bool:
+    async def allowed(self, url: str, user_agent: UserAgents | None = None) -> bool:
         """Whether ``user_agent`` may fetch ``url`` (absolute, percent-encoded as on the wire)."""
         key = self.robots_url(url)
         slot = self._hit(key, self.clock()) or await self._load(key, False)
         return self._allowed(slot.state, url, user_agent)
 
-    async def check(self, url: str, user_agent: UserAgents) -> CheckResult:
+    async def check(self, url: str, user_agent: UserAgents | None = None) -> CheckResult:
         """:meth:`allowed` with why: deciding line, status, cache state and age."""
         key = self.robots_url(url)
         slot = self._hit(key, self.clock())
@@ -844,10 +926,10 @@ class AsyncRobotsClient(_Client[AsyncFetcher, "anyio.Lock"]):
         slot = self._hit(key, self.clock())
         return self._state(slot or await self._load(key, False), hit=slot is not None)
 
-    async def crawl_delay(self, url: str, user_agent: UserAgents) -> float | None:
-        """N2: the crawl-delay for ``user_agent`` on ``url``'s site; None when not given."""
+    async def crawl_delay(self, url: str, user_agent: UserAgents | None = None) -> float | None:
+        """N2: the crawl-delay for ``user_agent`` (as :meth:`allowed` takes it) on ``url``'s site; None when not given."""
         robots = (await self.robots(url)).robots
-        return robots.crawl_delay(user_agent) if robots is not None else None
+        return robots.crawl_delay(self._tokens_of(user_agent)) if robots is not None else None
 
     async def sitemaps(self, url: str) -> list[str]:
         """N1: the sitemap URLs listed in the robots.txt governing ``url``."""

@@ -58,4 +58,4 @@ def test_with_a_cached_copy_it_decides_for_40_days_and_the_first_success_replace
     clock.advance(3600)
     assert client.allowed(old_url, "bot") and not client.allowed(new_url, "bot")
     state = client.robots(old_url)
-    assert (state.failures, state.age, state.reason) == (0, 0.0, "200: rules from the body (F2)")
+    assert (state.failures, state.age, state.reason) == (0, 0.0, "200: rules from the body")

@@ -300,7 +300,7 @@ def test_redirect_to_an_internal_service_is_not_followed(
     url = server.route("/robots.txt", redirect(302, location))
     entry = fetch(url, addresses=EntryOnly(server.port, names))
     assert (entry.outcome, entry.body) == ("allow", b"")
-    assert "F3" in entry.reason
+    assert "treated as 404" in entry.reason
     assert ("userinfo" if target == "userinfo" else "not a public address") in entry.reason, entry.reason
     assert "hunter2" not in entry.reason + entry.final_url  # credentials are not recorded
     assert standing(entry, NOW, TEST_POLICY).kind == "allow"
@@ -383,7 +383,7 @@ def test_redirect_with_userinfo_is_never_followed_by_default(
     location = target.replace("://", "://admin:hunter2@")
     entry = fetch(server.route("/robots.txt", redirect(301, location)))
     assert (entry.outcome, entry.body) == ("allow", b"")
-    assert "userinfo" in entry.reason and "F3" in entry.reason
+    assert "userinfo" in entry.reason and "treated as 404" in entry.reason
     assert entry.final_url == target  # recorded without the credentials
     assert "hunter2" not in entry.reason
     assert (internal.connections, ftp_server.connections) == (0, 0)

@@ -20,7 +20,7 @@ rebuilt, read only, or bypassed rather than stopping the client.
 from robotrules.cache.base import InvalidEntry, Store, decode_entry, encode_entry, validate_entry
 from robotrules.cache.memory import MemoryStore
 from robotrules.cache.redis import RedisStore
-from robotrules.cache.sqlite import SQLiteStore
+from robotrules.cache.sqlite import SQLiteStore, default_path
 
 __all__ = [
     "InvalidEntry",
@@ -29,6 +29,7 @@ __all__ = [
     "SQLiteStore",
     "Store",
     "decode_entry",
+    "default_path",
     "encode_entry",
     "validate_entry",
 ]

@@ -69,7 +69,7 @@ class Store(Protocol):
         What is kept is :func:`~robotrules.core.policy.merge` of the stored entry and ``entry``,
         computed and written atomically against concurrent puts from any thread, process or
         machine sharing the store: the good copy (body, ``good_status``, ``good_at``,
-        ``final_url``) of whichever holds the newer one, and the attempt fields of the newer
+        ``final_url``, ``redirects``) of whichever holds the newer one, and the attempt fields of the newer
         attempt (by ``fetched_at``; on a tie, ``entry``). A stored entry that fails
         :func:`validate_entry` counts as absent, so this put replaces it. An invalid ``entry``
         raises :class:`InvalidEntry` (a ``ValueError``) and nothing is written.
@@ -103,9 +103,10 @@ MAX_STATUS = 999
 (``invalid status``, F8), so anything in ``0..999`` is accepted."""
 
 _MAX_FAILURES = 2**63 - 1
+_MAX_REDIRECTS = 1000  # hops behind the good copy; the policy follows a handful (F3)
 _OUTCOMES = frozenset({"rules", "allow", "error"})
 _META_FIELDS = ("url", "outcome", "status", "reason", "fetched_at", "expires_at", "good_status",
-                "good_at", "failures", "failing_since", "final_url")
+                "good_at", "failures", "failing_since", "final_url", "redirects")
 
 
 class InvalidEntry(ValueError):
@@ -176,6 +177,7 @@ def validate_entry(entry: object, key: str | None = None) -> Entry:
     _int("failures", entry.failures, _MAX_FAILURES)
     _time("failing_since", entry.failing_since, optional=True)
     _str("final_url", entry.final_url)
+    _int("redirects", entry.redirects, _MAX_REDIRECTS)
     return entry
 
 

@@ -65,11 +65,20 @@ from robotrules.errors import StoreError
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["APPLICATION_ID", "DEFAULT_TIMEOUT", "SCHEMA_VERSION", "SQLiteStore"]
+__all__ = ["APPLICATION_ID", "DEFAULT_TIMEOUT", "SCHEMA_VERSION", "SQLiteStore", "default_path"]
 
 log = logging.getLogger("robotrules.cache")
 
 APPLICATION_ID = 0x52527478  # "RRtx": marks the file as a robotrules cache (PRAGMA application_id)
+
+def default_path() -> str:
+    """The cache file the command line and the service share: ``$ROBOTRULES_CACHE``, else
+    ``robotrules/robots.sqlite3`` in the user's cache directory (``$XDG_CACHE_HOME`` or ``~/.cache``)."""
+    if os.environ.get("ROBOTRULES_CACHE"):
+        return os.environ["ROBOTRULES_CACHE"]
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "robotrules", "robots.sqlite3")
+
 
 SCHEMA_VERSION = 1  # PRAGMA user_version; bump on any incompatible change of the tables below
 

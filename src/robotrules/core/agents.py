@@ -80,10 +80,20 @@ def user_agent_token(header: str) -> str:
     """The crawler's product token in a full User-Agent header, to pass as ``user_agent``.
 
     "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)" -> "Googlebot";
-    "Googlebot-Image/1.0" -> "Googlebot-Image". The first product or comment item that is not a
-    browser, engine or platform name wins; URLs and version numbers are skipped. When nothing
-    but generic names appear, the first product name is returned ("" for an empty header).
+    "Googlebot-Image/1.0" -> "Googlebot-Image"; "FooBot/1.2" -> "FooBot"; "*" -> "*". The first
+    product or comment item that is not a browser, engine or platform name wins; URLs and
+    version numbers are skipped. When nothing but generic names appear, the first product name
+    is returned ("" for an empty header). The result is cut to the characters a product token
+    may hold (letters, ``-``, ``_``: RFC 9309 2.2.1, G3), as a file's user-agent value is cut,
+    so "MJ12bot" gives "MJ", the token under which a file's "User-agent: MJ12bot" is read.
     """
+    if header.strip() == "*":
+        return "*"
+    return _TOKEN_RE.match(_header_name(header)).group()  # type: ignore[union-attr]  # always matches
+
+
+def _header_name(header: str) -> str:
+    """The crawler's name in a User-Agent header, before it is cut to a product token."""
     first = ""
     for item in re.split(r"[\s;()]+", header):
         if not item or item.startswith(("+", "http:", "https:")) or "@" in item:

@@ -199,7 +199,9 @@ class Entry:
     ``outcome``/``status``/``reason`` describe the latest attempt (``status`` 0 for a network
     failure). The last good copy (C2) is ``good_status`` (2xx: ``body`` holds it; 4xx or an
     equivalent: no robots.txt) received at ``good_at``; ``good_at`` is None when there is none.
-    ``failures`` counts consecutive failed attempts since ``failing_since``.
+    ``failures`` counts consecutive failed attempts since ``failing_since``. ``final_url`` is
+    where the good copy's redirects ended and ``redirects`` how many hops led there (F3), so
+    an explanation can show them.
     """
 
     url: str
@@ -214,6 +216,7 @@ class Entry:
     failures: int = 0
     failing_since: float | None = None
     final_url: str = ""
+    redirects: int = 0
 
 
 class Standing(NamedTuple):
@@ -273,16 +276,16 @@ def standing(entry: Entry, now: float, policy: Policy) -> Standing:
     """
     flip = flips_at(entry, policy)
     if flip is None:
-        why = entry.reason if entry.failures == 0 else f"{entry.reason}; last good copy ({entry.good_status}) decides (C2)"
+        why = entry.reason if entry.failures == 0 else f"{entry.reason}; the last good copy ({entry.good_status}) decides"
         if 200 <= entry.good_status < 300:
             return Standing("rules", entry.body, entry.good_status, why, age(entry, now), entry.expires_at)
         return Standing("allow", b"", entry.good_status, why, age(entry, now), entry.expires_at)
     if now > flip:
         days = policy.unreachable_after / DAY
-        why = f"{entry.reason}; unreachable for over {days:g} days and no cached copy: full allow (F6)"
+        why = f"{entry.reason}; unreachable for over {days:g} days and no cached copy: full allow"
         return Standing("allow", b"", entry.status, why, 0.0, entry.expires_at)
     until = min(entry.expires_at, math.nextafter(flip, math.inf))  # the first instant with now > flip
-    return Standing("disallow", b"", entry.status, f"{entry.reason}: full disallow (F5)", 0.0, until)
+    return Standing("disallow", b"", entry.status, f"{entry.reason}: full disallow", 0.0, until)
 
 
 def merge(stored: Entry | None, new: Entry) -> Entry:
@@ -291,8 +294,8 @@ def merge(stored: Entry | None, new: Entry) -> Entry:
     Stores apply this atomically on every ``put`` (several processes and machines write one
     key, and a slow writer may finish last). The rule, field by field:
 
-    - the good copy (``body``, ``good_status``, ``good_at``, ``final_url``: what the last good
-      answer said and where its redirects ended) comes from whichever entry holds the newer
+    - the good copy (``body``, ``good_status``, ``good_at``, ``final_url``, ``redirects``: what
+      the last good answer said, where its redirects ended and after how many hops) comes from whichever entry holds the newer
       one, by ``good_at``; a copy beats none, and on a tie ``new`` wins;
     - the latest attempt (``outcome``, ``status``, ``reason``, ``fetched_at``, ``expires_at``,
       ``failures``, ``failing_since``) comes from the newer attempt, by ``fetched_at``; on a tie
@@ -320,7 +323,8 @@ def merge(stored: Entry | None, new: Entry) -> Entry:
         good = new if new.good_at >= stored.good_at else stored
     if good is attempt:
         return attempt
-    return replace(attempt, body=good.body, good_status=good.good_status, good_at=good.good_at, final_url=good.final_url)
+    return replace(attempt, body=good.body, good_status=good.good_status, good_at=good.good_at, final_url=good.final_url,
+                   redirects=good.redirects)
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,23 +355,23 @@ class Fetch:
             return self._apply_probe(result, now)
         if isinstance(result, Failure) and result.kind == "redirect":  # the transport could not resolve Location
             why = f"redirect to an unusable Location ({result.detail})"
-            return self._good("allow", 0, f"{why}: treated as 404, full allow (F3)", {}, b"", now)
+            return self._good("allow", 0, f"{why}: treated as 404, full allow", {}, b"", now)
         if isinstance(result, Failure):
             return self._error(0, f"{result.kind} error" + (f": {result.detail}" if result.detail else ""), {}, now)
         status, headers, body = result
         if 200 <= status < 300:
-            return self._good("rules", status, f"{status}: rules from the body (F2)", headers, body[: self.policy.size_limit], now)
+            return self._good("rules", status, f"{status}: rules from the body", headers, body[: self.policy.size_limit], now)
         if 300 <= status < 400:
             return self._redirect(status, headers, now)
         if status == 429 and not self.policy.all_4xx_alike:
-            return self._error(status, "429: rate limited, treated as a server error (F5)", headers, now)
+            return self._error(status, "429: rate limited, treated as a server error", headers, now)
         if 400 <= status < 500:
-            return self._good("allow", status, f"{status}: no robots.txt, full allow (F4)", headers, b"", now)
+            return self._good("allow", status, f"{status}: no robots.txt, full allow", headers, b"", now)
         if 500 <= status < 600 and self.policy.detect_misconfigured_5xx:
             return replace(self, url=_probe_url(self.url), purpose="probe-missing", status=status, headers=headers)
         if 500 <= status < 600:
             return self._error(status, f"{status}: server error", headers, now)
-        return self._error(status, f"invalid status {status} (F8)", headers, now)
+        return self._error(status, f"invalid status {status}", headers, now)
 
     def _redirect(self, status: int, headers: Mapping[str, str], now: float) -> Fetch | Entry:
         """F3: follow ``Location`` up to ``max_redirects`` hops; a loop or the limit is a 404."""
@@ -391,7 +395,7 @@ class Fetch:
         elif len(chain) > self.policy.max_redirects:
             why = f"more than {self.policy.max_redirects} redirects"
         if why:
-            return self._good("allow", status, f"{why}: treated as 404, full allow (F3)", headers, b"", now)
+            return self._good("allow", status, f"{why}: treated as 404, full allow", headers, b"", now)
         return replace(self, url=target, chain=(*chain, target))
 
     def _apply_probe(self, result: Response | Failure, now: float) -> Fetch | Entry:
@@ -401,7 +405,7 @@ class Fetch:
         if self.purpose == "probe-missing" and ok and 500 <= code < 600:
             return replace(self, url=urljoin(self.url, "/"), purpose="probe-home")
         if self.purpose == "probe-home" and ok and 200 <= code < 300:
-            why = f"{self.status}, but the site answers 5xx for missing pages: treated as 404, full allow (F7)"
+            why = f"{self.status}, but the site answers 5xx for missing pages: treated as 404, full allow"
             return self._good("allow", self.status, why, self.headers, b"", now)
         return self._error(self.status, f"{self.status}: server error", self.headers, now)
 
@@ -410,7 +414,7 @@ class Fetch:
         return Entry(
             url=self.robots_url, outcome=outcome, status=status, reason=reason, fetched_at=now,
             expires_at=now + self.policy.ttl(headers), body=body, good_status=status, good_at=now,
-            final_url=self.url,
+            final_url=self.url, redirects=max(0, len(self.chain) - 1),
         )
 
     def _error(self, status: int, reason: str, headers: Mapping[str, str], now: float) -> Entry:
@@ -425,6 +429,7 @@ class Fetch:
             good_status=old.good_status if old is not None else 0,
             good_at=old.good_at if old is not None else None, failures=failures, failing_since=since,
             final_url=old.final_url if old is not None else "",
+            redirects=old.redirects if old is not None else 0,
         )
 
 

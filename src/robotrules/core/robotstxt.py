@@ -124,6 +124,19 @@ class RobotsTxt:
         rule = ruleset.rule(found)
         return Decision(verdict(found), rule.line, rule, groups, agent, path)
 
+    def line_text(self, line: int) -> str:
+        """Line ``line`` (1-based) of the file as written, without its line break; "" when there is none.
+
+        For explanations that quote the deciding line exactly (case, spacing, comment kept).
+        """
+        if line < 1:
+            return ""
+        text = lexer.decode(self.body, self._mode)[0]
+        lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")  # P1, lines uncut
+        if line > len(lines):
+            return ""
+        return lines[line - 1].encode("latin-1").decode("utf-8", "replace")
+
     def crawl_delay(self, user_agent: UserAgents) -> float | None:
         """N2: seconds from the first valid ``crawl-delay`` in the group(s) for ``user_agent``."""
         for ext in self.group_extensions(user_agent, "crawl-delay"):
