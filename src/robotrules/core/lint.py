@@ -11,7 +11,9 @@ does not lint.
 
 Each finding has a stable ``code`` (listed in :data:`CODES` and in the documentation, guides/lint.md), a severity
 ("error": a line or intent is lost; "warning": accepted, but not by every crawler or not as
-probably meant; "info": worth knowing) and the 1-based line it concerns (0 for the whole file).
+probably meant; "info": worth knowing), the 1-based line it concerns (0 for the whole file) and
+the 1-based column it points at (0 for the whole line). Messages are written for site owners and
+cite no requirement ids; the comments on :data:`CODES` name the requirement behind each code.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import re
 from dataclasses import dataclass
 
 from robotrules.core import lexer
-from robotrules.core.agents import is_global_agent, product_token
+from robotrules.core.agents import is_global_agent, product_token, user_agent_token
 from robotrules.core.extensions import (
     KNOWN_FIELDS,
     parse_content_signal,
@@ -34,29 +36,47 @@ from robotrules.core.rules import Rule, rank
 
 __all__ = ["CODES", "Diagnostic", "lint"]
 
+# The messages are for site owners: plain words, no requirement ids. The ids are in the comments
+# (docs/requirements.md defines them) and in docs/guides/lint.md.
 CODES: dict[str, tuple[str, str]] = {
-    "html-content": ("error", "P2: the file looks like an HTML page; only its valid lines count"),
-    "size-limit": ("error", "F9: content after the first 512,000 bytes is ignored"),
-    "invalid-line": ("error", "P2: not a 'field: value' line; ignored"),
-    "missing-colon": ("warning", "P6: no colon after the field; Google accepts it, RFC 9309 parsers ignore the line"),
-    "field-typo": ("warning", "P6: misspelt field; Google accepts it, RFC 9309 parsers ignore the line"),
-    "field-prefix": ("warning", "P6: field only starts with a known name; Google accepts it, others ignore it"),
-    "line-too-long": ("warning", "Google keeps only the first 16,663 bytes of a line"),
-    "nul-byte": ("warning", "a NUL byte ends the line for Google's parser"),
-    "invalid-utf8": ("warning", "P3: the file is not valid UTF-8; such bytes may be misread"),
-    "bom": ("info", "P3: a UTF-8 byte order mark starts the file; it is ignored"),
-    "partial-bom": ("warning", "P3: the file starts with part of a byte order mark"),
-    "rule-outside-group": ("error", "G1: a rule before any user-agent line applies to no one"),
-    "path-without-slash": ("warning", "R2: the path does not start with '/' or '*'; it can never match"),
-    "empty-rule": ("info", "R1: a rule without a path is ignored"),
-    "shadowed-rule": ("warning", "R6: another rule matches the same URLs and always wins; this one never decides"),
-    "merged-groups": ("info", "G4: several groups name this agent; their rules are merged"),
-    "user-agent-without-token": ("warning", "G3: the user-agent value has no product token; no crawler matches it"),
-    "user-agent-extra": ("info", "G3: only the product token of the user-agent value counts"),
-    "sitemap-not-absolute": ("warning", "N1: a sitemap must be an absolute URL"),
-    "ignored-field": ("info", "N2: Google ignores this field; other crawlers may read it"),
-    "unknown-field": ("warning", "N2: unknown field; ignored"),
-    "invalid-value": ("warning", "N2: the value of this field cannot be read"),
+    # P2
+    "html-content": ("error", "the file looks like an HTML page, not a robots.txt; only its lines that happen to be valid count"),
+    # F9
+    "size-limit": ("error", "the file is over 512,000 bytes; Google ignores everything after that"),
+    # P2
+    "invalid-line": ("error", "not a 'field: value' line; ignored"),
+    # P6 (the three field findings)
+    "missing-colon": ("warning", "no colon after the field name; Google accepts the line, parsers that follow RFC 9309 ignore it"),
+    "field-typo": ("warning", "misspelt field name; Google accepts it, parsers that follow RFC 9309 ignore the line"),
+    "field-prefix": ("warning", "the field name only starts with a known name; Google accepts it, other parsers ignore the line"),
+    # Google-specific: the reference's 16,663-byte line buffer, read as a C string
+    "line-too-long": ("warning", "Google reads only the first 16,663 bytes of a line; the rest of the line is ignored"),
+    "nul-byte": ("warning", "a NUL byte ends the line for Google; the rest of the line is ignored"),
+    # P3
+    "invalid-utf8": ("warning", "the file is not valid UTF-8; crawlers may read these bytes differently"),
+    "bom": ("info", "the file starts with a UTF-8 byte order mark; it is ignored"),
+    "partial-bom": ("warning", "the file starts with part of a UTF-8 byte order mark; Google skips it, other parsers may misread the first line"),
+    # G1
+    "rule-outside-group": ("error", "a rule before any user-agent line applies to no crawler"),
+    # R2
+    "path-without-slash": ("warning", "the path does not start with '/' or '*', so it can never match"),
+    # R1
+    "empty-rule": ("info", "a rule without a path is ignored (an empty 'disallow:' allows everything)"),
+    # R6
+    "shadowed-rule": ("warning", "another rule matches exactly the same URLs and always takes precedence; this one never decides"),
+    # G4
+    "merged-groups": ("info", "several groups name the same crawler; their rules are merged into one group"),
+    # G3 (the three user-agent findings)
+    "user-agent-without-token": ("warning", "the user-agent value does not start with a crawler name (letters, '-' or '_'); no crawler matches it"),
+    "user-agent-extra": ("info", "only the crawler name at the start of the user-agent value counts (letters, '-' and '_'); the rest is ignored"),
+    "user-agent-header": ("warning", "the user-agent value is a whole User-Agent header; only the name it starts with counts, so the group misses the crawler meant"),
+    # N1
+    "sitemap-not-absolute": ("warning", "a sitemap must be a full URL, such as https://example.com/sitemap.xml"),
+    # N2 (the three field-value findings)
+    "ignored-field": ("info", "Google ignores this field; other crawlers may read it"),
+    "unknown-field": ("warning", "unknown field; ignored"),
+    "invalid-value": ("warning", "the value of this field cannot be read"),
+    # modes (guides/modes.md)
     "not-in-mode": ("warning", "this field is not part of the selected mode and is ignored"),
 }
 """Every diagnostic code with its severity and meaning. Codes are stable; new ones may be added."""
@@ -64,21 +84,31 @@ CODES: dict[str, tuple[str, str]] = {
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
-    """One finding: ``line`` (1-based, 0 for the file), ``severity``, stable ``code``, ``message``."""
+    """One finding: ``line`` (1-based, 0 for the file), ``severity``, stable ``code``, ``message``.
+
+    ``column`` is the 1-based character column the finding points at (the start of the value
+    for a bad path, user-agent, sitemap or field value; the field name for a misspelt, unknown
+    or ignored field; the first byte cut or the bad byte for the line-level findings), or 0
+    when it concerns the whole line or file. Characters are counted in the line as decoded
+    from UTF-8 (each invalid byte sequence counts as one), without the byte order mark.
+    """
 
     line: int
     severity: str
     code: str
     message: str
+    column: int = 0
 
     def __str__(self) -> str:
         where = f"line {self.line}" if self.line else "file"
+        if self.line and self.column:
+            where += f", column {self.column}"
         return f"{where}: {self.severity}: {self.message} [{self.code}]"
 
 
-def _diag(line: int, code: str, detail: str = "") -> Diagnostic:
+def _diag(line: int, code: str, detail: str = "", column: int = 0) -> Diagnostic:
     severity, summary = CODES[code]
-    return Diagnostic(line, severity, code, f"{summary}{': ' + detail if detail else ''}")
+    return Diagnostic(line, severity, code, f"{summary}{': ' + detail if detail else ''}", column)
 
 
 _HTML_RE = re.compile(rb"<\s*(?:!doctype\s+html|html|head|body|title|meta|script|div|p)\b", re.IGNORECASE)
@@ -88,12 +118,70 @@ _VALUE_PARSERS = {
     "content-signal": parse_content_signal,
     "content-usage": parse_content_usage,
 }
+# "Name/version" items of a User-Agent header (RFC 9110 10.1.5), such as "Chrome/120.0" or "FooBot/2.1".
+_PRODUCT_VERSION_RE = re.compile(r"(?:^|[\s;(])[A-Za-z][A-Za-z0-9_.!+-]*/[A-Za-z0-9]")
+
+
+def _column(line: str, offset: int) -> int:
+    """The 1-based character column of ``offset`` in a lexer ``line`` (Latin-1, one character a byte)."""
+    if offset <= 0:
+        return 1
+    prefix = line[:offset]
+    return (len(prefix) if prefix.isascii() else len(text(prefix))) + 1
+
+
+class _Lines:
+    """The lines of the body as the lexer split them, for columns; split on first use only."""
+
+    __slots__ = ("_data", "_lines", "_mode")
+
+    def __init__(self, data: bytes, mode: Mode) -> None:
+        self._data = data
+        self._mode = mode
+        self._lines: list[str] | None = None
+
+    def get(self, number: int) -> str:
+        """Line ``number`` (1-based) as the lexer saw it; "" when there is none."""
+        lines = self._lines
+        if lines is None:
+            lines = lexer.split_lines(lexer.decode(self._data, self._mode)[0], self._mode)
+            self._lines = lines
+        return lines[number - 1] if 0 < number <= len(lines) else ""
+
+    def key_column(self, number: int) -> int:
+        """Where the field name starts: the first character that is not a blank (P4)."""
+        line = self.get(number)
+        return len(line) - len(line.lstrip(lexer.WS)) + 1 if line.strip(lexer.WS) else 0
+
+    def value_column(self, number: int, key: str) -> int:
+        """Where the value starts: after the colon (or, P6, the blanks standing for it) and blanks."""
+        line = self.get(number)
+        start = len(line) - len(line.lstrip(lexer.WS))
+        hash_at = line.find("#")
+        end = len(line) if hash_at < 0 else hash_at
+        colon = line.find(":", start, end)
+        at = colon + 1 if colon >= 0 else start + len(key)
+        while at < end and line[at] in lexer.WS:
+            at += 1
+        return _column(line, at) if at < end else 0
+
+
+def _looks_like_header(value: str) -> bool:
+    """Whether a user-agent value is a whole User-Agent header rather than a crawler's name.
+
+    A comment in parentheses ("FooBot (+http://foo.example)"), a value starting "Mozilla/", or
+    two "name/version" items ("Foo/1.0 Bar/2.0") say so; a single "FooBot/1.2" does not.
+    """
+    if "(" in value or value[:8].lower() == "mozilla/":
+        return True
+    found = _PRODUCT_VERSION_RE.findall(value)
+    return len(found) >= 2
 
 
 def _file_findings(data: bytes, lexed: lexer.Lexed, mode: Mode, size: int) -> list[Diagnostic]:
     found = []
     if size > lexer.SIZE_LIMIT:
-        found.append(_diag(0, "size-limit", f"{size - lexer.SIZE_LIMIT} bytes ignored"))
+        found.append(_diag(0, "size-limit", f"{size - lexer.SIZE_LIMIT:,} bytes ignored"))
     if lexed.bom_bytes == 3:
         found.append(_diag(1, "bom"))
     elif lexed.bom_bytes:
@@ -105,59 +193,88 @@ def _file_findings(data: bytes, lexed: lexer.Lexed, mode: Mode, size: int) -> li
         except UnicodeDecodeError as exc:
             cut_by_limit = size > lexer.SIZE_LIMIT and exc.end == len(head) and exc.reason == "unexpected end of data"
             if not cut_by_limit:
-                found.append(_diag(head.count(b"\n", 0, exc.start) + 1, "invalid-utf8", f"byte offset {exc.start}"))
+                where, column = _line_and_column(head, lexed.bom_bytes, exc.start)
+                found.append(_diag(where, "invalid-utf8", f"byte offset {exc.start}", column))
     if _HTML_RE.search(head, 0, 4096):
         found.append(_diag(0, "html-content"))
     if mode.c_string_lines and (b"\0" in head or len(head) > lexer.MAX_LINE_BYTES):
         raw = lexer.split_lines(head[lexed.bom_bytes :].decode("latin-1"), get_mode("rfc9309"))  # uncut lines
         for number, line in enumerate(raw, 1):
             if len(line) > lexer.MAX_LINE_BYTES:
-                found.append(_diag(number, "line-too-long", f"{len(line)} bytes"))
-            if "\0" in line[: lexer.MAX_LINE_BYTES]:
-                found.append(_diag(number, "nul-byte"))
+                found.append(_diag(number, "line-too-long", f"{len(line):,} bytes", _column(line, lexer.MAX_LINE_BYTES)))
+            nul = line.find("\0", 0, lexer.MAX_LINE_BYTES)
+            if nul >= 0:
+                found.append(_diag(number, "nul-byte", "", _column(line, nul)))
     return found
 
 
-def _event_findings(lexed: lexer.Lexed, mode: Mode) -> list[Diagnostic]:
+def _line_and_column(head: bytes, bom: int, offset: int) -> tuple[int, int]:
+    """P1: the 1-based line and character column of byte ``offset`` (CR LF, CR and LF end lines)."""
+    before = head[min(bom, offset) : offset]
+    if b"\r" in before:
+        before = before.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    last = before.rfind(b"\n")
+    return before.count(b"\n") + 1, len(before[last + 1 :].decode("utf-8", "replace")) + 1
+
+
+def _user_agent_finding(line: int, agent: str, token: str, column: int) -> Diagnostic:
+    """G3: what a user-agent value with more than a product token counts as, and what was meant."""
+    shown = agent[:80]
+    if _looks_like_header(agent):
+        meant = user_agent_token(agent)
+        if meant and meant != "*" and meant.lower() != token:
+            detail = f"{shown!r} counts as {token!r}, not {meant!r}: write 'User-agent: {meant}'"
+            return _diag(line, "user-agent-header", detail, column)
+        if token == "mozilla":  # the header of a browser: no crawler's name in it
+            detail = f"{shown!r} counts as {token!r}, a browser's name: write the crawler's name instead"
+            return _diag(line, "user-agent-header", detail, column)
+    return _diag(line, "user-agent-extra", f"{shown!r} counts as {token!r}", column)
+
+
+def _event_findings(data: bytes, lexed: lexer.Lexed, mode: Mode) -> list[Diagnostic]:
     found = []
+    lines = _Lines(data, mode)
     for line, kind, key, value, flags in lexed.events:
         if flags:
             if flags & lexer.F_MISSING_COLON:
-                found.append(_diag(line, "missing-colon", f"'{text(key)} {text(value)}'"))
+                found.append(_diag(line, "missing-colon", f"'{text(key)} {text(value)}'", lines.key_column(line)))
             if flags & lexer.F_TYPO:
-                found.append(_diag(line, "field-typo", f"'{text(key)}'"))
+                found.append(_diag(line, "field-typo", f"'{text(key)}'", lines.key_column(line)))
             elif flags & lexer.F_PREFIX:
-                found.append(_diag(line, "field-prefix", f"'{text(key)}'"))
+                found.append(_diag(line, "field-prefix", f"'{text(key)}'", lines.key_column(line)))
         if kind == lexer.INVALID:
-            found.append(_diag(line, "invalid-line", repr(text(key)[:80])))
+            found.append(_diag(line, "invalid-line", repr(text(key)[:80]), lines.key_column(line)))
         elif kind == lexer.DISALLOW or (kind == lexer.ALLOW and mode.allow_rules):
             if not value:
                 found.append(_diag(line, "empty-rule"))
             elif value[:1] not in ("/", "*"):
-                found.append(_diag(line, "path-without-slash", repr(text(value)[:80])))
+                found.append(_diag(line, "path-without-slash", repr(text(value)[:80]), lines.value_column(line, key)))
         elif kind == lexer.USER_AGENT:
             agent = text(value)
             if not is_global_agent(agent, star_with_text=mode.star_with_text_is_global):
                 token = product_token(agent)
                 if not token:
-                    found.append(_diag(line, "user-agent-without-token", repr(agent[:80])))
+                    found.append(
+                        _diag(line, "user-agent-without-token", repr(agent[:80]), lines.value_column(line, key))
+                    )
                 elif len(token) != len(agent):
-                    found.append(_diag(line, "user-agent-extra", f"{agent[:80]!r} counts as {token!r}"))
+                    found.append(_user_agent_finding(line, agent, token, lines.value_column(line, key)))
         elif kind == lexer.SITEMAP:
             url = text(value)
             if "://" not in url:
-                found.append(_diag(line, "sitemap-not-absolute", repr(url[:80])))
+                found.append(_diag(line, "sitemap-not-absolute", repr(url[:80]), lines.value_column(line, key)))
         elif kind == lexer.OTHER:
             field = text(key).lower()
             if field == "allow" and not mode.allow_rules:
-                found.append(_diag(line, "not-in-mode", f"'{text(key)}' in {mode.name}"))
+                found.append(_diag(line, "not-in-mode", f"'{text(key)}' in {mode.name}", lines.key_column(line)))
             elif field in KNOWN_FIELDS:
-                found.append(_diag(line, "ignored-field", f"{field}: {KNOWN_FIELDS[field]}"))
+                found.append(_diag(line, "ignored-field", f"{field}: {KNOWN_FIELDS[field]}", lines.key_column(line)))
                 parser = _VALUE_PARSERS.get(field)
                 if parser is not None and parser(text(value)) is None:
-                    found.append(_diag(line, "invalid-value", f"{field}: {text(value)[:80]!r}"))
+                    detail = f"{field}: {text(value)[:80]!r}"
+                    found.append(_diag(line, "invalid-value", detail, lines.value_column(line, key)))
             else:
-                found.append(_diag(line, "unknown-field", f"'{text(key)[:80]}'"))
+                found.append(_diag(line, "unknown-field", f"'{text(key)[:80]}'", lines.key_column(line)))
     return found
 
 
@@ -233,7 +350,7 @@ def lint(body: bytes | str, mode: str | Mode = "google", *, size: int | None = N
     model = build_model(data, mode_rules)
     found = (
         _file_findings(data, lexed, mode_rules, len(data) if size is None else size)
-        + _event_findings(lexed, mode_rules)
+        + _event_findings(data, lexed, mode_rules)
         + _group_findings(model, mode_rules)
     )
     found.sort(key=lambda d: (d.line, d.code))

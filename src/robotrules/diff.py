@@ -1,0 +1,383 @@
+"""Compare two versions of a robots.txt: which rules changed for which crawler, and which URLs
+change verdict (G2-G5, R1-R6, N1, N2).
+
+A site owner about to publish a new robots.txt wants to know what it changes *as Google applies
+it*, not which lines of text differ: moving a rule into another group for the same crawler,
+reordering lines, changing their case or spacing, or repeating a rule changes nothing a crawler
+does, and :func:`diff` reports none of it. What it reports, per crawler (product token):
+
+- **rule changes** (:class:`RuleChange`): the rules the crawler sees are those of the groups
+  that name its token, merged (G4), or of the ``*`` groups when none does (G2). A rule is
+  identified by its pattern (the normalised form that is matched, R3), so ``/café`` and
+  ``/caf%C3%A9`` are one rule. Within what one crawler sees, a pattern's *kind* is ``allow`` when
+  any of its rules is an allow (on equal patterns allow wins, R6), else ``disallow``; duplicates
+  count once. A pattern the crawler sees only in the new file is ``added``, only in the old one
+  ``removed``, in both with another kind ``changed``. A group naming several crawlers is
+  reported once per crawler: what each crawler sees may differ (one of them may also be named by
+  another group), and a per-crawler list is what a caller filters on.
+- **verdict changes** (:class:`VerdictChange`): URLs that one file allows and the other
+  disallows for a crawler, each with the deciding line and rule on both sides, found with
+  :meth:`RobotsTxt.check <robotrules.core.robotstxt.RobotsTxt.check>` (R1-R6).
+- **crawl-delay changes** (:class:`CrawlDelayChange`, N2) and **sitemaps** added or removed (N1).
+
+Which crawlers: by default every product token that a ``user-agent`` line of either file names,
+and ``*``, the group for crawlers no group names (checked with a token that no group names,
+reported as ``"*"``); or the tokens the caller passes (``"*"`` among them is that same group).
+
+Which URLs: for each crawler, one representative URL per rule it sees in either file, built from
+the pattern's literal part on ``https://example.com`` (the ``*`` wildcards dropped, a final ``$``
+dropped, a ``/`` put first when missing: ``/shop/*.pdf$`` gives
+``https://example.com/shop/.pdf``, a URL the rule matches), plus the URLs the caller passes. A
+crawler whose rules are the same in both files (the same patterns with the same kinds) gets the
+same verdict for every URL, so its URLs are not checked at all: the cost follows the size of
+the change, not of the files.
+
+Never raises for any content: both bodies are parsed as :func:`robotrules.parse` parses them.
+This module is not part of the compiled core (it may import anything of ``robotrules.core``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from robotrules.core.model import Group
+from robotrules.core.modes import get_mode
+from robotrules.core.robotstxt import Decision, RobotsTxt, parse
+from robotrules.core.rules import Rule
+
+__all__ = ["EXAMPLE_ORIGIN", "CrawlDelayChange", "RobotsDiff", "RuleChange", "VerdictChange", "diff", "representative_url"]
+
+EXAMPLE_ORIGIN = "https://example.com"
+"""The origin of the representative URLs built from rule patterns (a robots.txt says nothing of its host)."""
+
+_GLOBAL = "*"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleChange:
+    """A rule one crawler sees in one file and not, or not with the same kind, in the other.
+
+    ``change``: ``"added"`` (only in the new file), ``"removed"`` (only in the old one) or
+    ``"changed"`` (the same pattern switched between allow and disallow; ``kind`` is then the new
+    kind, the old one being the other). ``agent``: the product token, lower-case as Google
+    compares it, or ``"*"`` for crawlers no group names. ``kind``: ``"allow"`` or ``"disallow"``.
+    ``value``: the path as written (in the new file, except for a removal). ``old_line`` and
+    ``new_line``: the 1-based line of the rule in each file (the first line when it is repeated),
+    0 on the side where it is absent.
+    """
+
+    change: str
+    agent: str
+    kind: str
+    value: str
+    old_line: int
+    new_line: int
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields."""
+        return {
+            "change": self.change,
+            "agent": self.agent,
+            "kind": self.kind,
+            "value": self.value,
+            "old_line": self.old_line,
+            "new_line": self.new_line,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class VerdictChange:
+    """A URL that one file allows and the other disallows for a crawler (R1-R6).
+
+    ``old_line``/``new_line``: the deciding line in each file (0 when no rule matched: allowed);
+    ``old_rule``/``new_rule``: that rule as ``"disallow: /path"`` ("" when no rule matched).
+    """
+
+    url: str
+    agent: str
+    old_allowed: bool
+    new_allowed: bool
+    old_line: int
+    new_line: int
+    old_rule: str
+    new_rule: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields."""
+        return {
+            "url": self.url,
+            "agent": self.agent,
+            "old_allowed": self.old_allowed,
+            "new_allowed": self.new_allowed,
+            "old_line": self.old_line,
+            "new_line": self.new_line,
+            "old_rule": self.old_rule,
+            "new_rule": self.new_rule,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class CrawlDelayChange:
+    """N2: the crawl delay (seconds; None for none) a crawler reads in each file, when they differ."""
+
+    agent: str
+    old: float | None
+    new: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready fields."""
+        return {"agent": self.agent, "old": self.old, "new": self.new}
+
+
+@dataclass(frozen=True, slots=True)
+class RobotsDiff:
+    """What changes from one robots.txt to another, as Google applies them (see the module).
+
+    ``agents``: the crawlers compared (``"*"`` first when compared); ``rules`` and ``verdicts``
+    grouped by crawler in that order (rules sorted by pattern, verdicts in URL order: the
+    caller's URLs first, then the representative ones); ``sitemaps_added``/``sitemaps_removed``
+    in file order.
+    """
+
+    agents: list[str]
+    rules: list[RuleChange]
+    verdicts: list[VerdictChange]
+    crawl_delays: list[CrawlDelayChange]
+    sitemaps_added: list[str]
+    sitemaps_removed: list[str]
+
+    @property
+    def changed(self) -> bool:
+        """Whether anything a crawler reads differs: a rule, a verdict, a crawl delay or a sitemap."""
+        return bool(self.rules or self.verdicts or self.crawl_delays or self.sitemaps_added or self.sitemaps_removed)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready data (for the command line's ``--json`` and the HTTP service)."""
+        return {
+            "changed": self.changed,
+            "agents": list(self.agents),
+            "rules": [change.to_dict() for change in self.rules],
+            "verdicts": [change.to_dict() for change in self.verdicts],
+            "crawl_delays": [change.to_dict() for change in self.crawl_delays],
+            "sitemaps_added": list(self.sitemaps_added),
+            "sitemaps_removed": list(self.sitemaps_removed),
+        }
+
+
+def representative_url(pattern: str, *, wildcards: bool = True) -> str | None:
+    """A URL on :data:`EXAMPLE_ORIGIN` that ``pattern`` matches, from its literal part; None for "".
+
+    With ``wildcards`` (R4: ``*`` and a final ``$`` are operators) every ``*`` is dropped (it may
+    match nothing) and a final ``$`` too; a ``/`` is put first when the pattern lacks it (such a
+    pattern never matches, R2, but its URL still shows what it was meant for).
+    """
+    path = pattern
+    if wildcards:
+        path = path.replace("*", "")
+        if path.endswith("$"):
+            path = path[:-1]
+    if not path and not pattern:
+        return None
+    if not path.startswith("/"):
+        path = "/" + path
+    return EXAMPLE_ORIGIN + path
+
+
+# What one crawler sees in one file: pattern -> (allow, first line of that kind, value as written).
+_View = dict[str, tuple[bool, int, str]]
+
+
+class _Side:
+    """One parsed file and what each selection of groups sees, computed once."""
+
+    __slots__ = ("_rules", "_views", "robots")
+
+    def __init__(self, robots: RobotsTxt) -> None:
+        self.robots = robots
+        self._rules: dict[int, tuple[Rule, ...]] = {}  # group line -> its rules
+        self._views: dict[tuple[int, ...], _View] = {}
+
+    def groups(self, token: str) -> tuple[Group, ...]:
+        """G2-G4: the groups whose rules apply to ``token`` (the ``*`` groups when none names it)."""
+        return self.robots.check("/", token).groups
+
+    def view(self, groups: tuple[Group, ...]) -> _View:
+        """The rules ``groups`` give one crawler, by pattern (G4: merged; R6: allow wins a tie)."""
+        key = tuple(group.line for group in groups)
+        view = self._views.get(key)
+        if view is None:
+            rules: list[Rule] = []
+            for group in groups:
+                found = self._rules.get(group.line)
+                if found is None:
+                    found = self._rules[group.line] = group.rules
+                rules.extend(found)
+            rules.sort(key=lambda rule: rule.line)
+            view = {}
+            for rule in rules:
+                kept = view.get(rule.pattern)
+                if kept is None or (rule.allow and not kept[0]):
+                    view[rule.pattern] = (rule.allow, rule.line, rule.value)
+            self._views[key] = view
+        return view
+
+
+def _kind(allow: bool) -> str:
+    return "allow" if allow else "disallow"
+
+
+def _label(agent: str) -> str:
+    """How a compared crawler is reported: its token lower-case, as Google compares it (G3)."""
+    return agent.lower() if agent.isascii() else agent
+
+
+def _rule_text(decision: Decision) -> str:
+    rule = decision.rule
+    return "" if rule is None else f"{rule.kind}: {rule.value}"
+
+
+def _unnamed_token(*sides: _Side) -> str:
+    """A caller token that no group of either file names, to ask for the ``*`` group (G2).
+
+    File tokens hold only letters, ``-`` and ``_`` (G3), so a token with a digit is never named;
+    in ``legacy1994`` (L2: substring matching) the candidate is checked, a few times at most.
+    """
+    candidate = "no-such-crawler-0"
+    for n in range(8):
+        candidate = f"no-such-crawler-{n}"
+        if all(side.robots.check("/", candidate).agent in (_GLOBAL, None) for side in sides):
+            break
+    return candidate
+
+
+def _agents(agents: Sequence[str], before: _Side, after: _Side) -> list[str]:
+    """The crawlers to compare: the caller's tokens (deduplicated), or ``*`` and every token named."""
+    if isinstance(agents, str):
+        agents = (agents,)
+    if not agents:
+        named = {token for side in (before, after) for group in side.robots.groups for token in group.tokens}
+        return [_GLOBAL, *sorted(named - {_GLOBAL, ""})]
+    chosen: dict[str, str] = {}
+    for agent in agents:
+        if not isinstance(agent, str):
+            raise TypeError(f"agents must be str, not {type(agent).__name__}")
+        if agent:
+            chosen.setdefault(agent.lower(), agent)
+    return list(chosen.values())
+
+
+def _rule_changes(agent: str, old: _View, new: _View) -> list[RuleChange]:
+    found: list[RuleChange] = []
+    for pattern in sorted(old.keys() | new.keys()):
+        before, after = old.get(pattern), new.get(pattern)
+        if before is None:
+            if after is not None:
+                found.append(RuleChange("added", agent, _kind(after[0]), after[2], 0, after[1]))
+        elif after is None:
+            found.append(RuleChange("removed", agent, _kind(before[0]), before[2], before[1], 0))
+        elif before[0] != after[0]:
+            found.append(RuleChange("changed", agent, _kind(after[0]), after[2], before[1], after[1]))
+    return found
+
+
+def _matched_by_changes(urls: list[str], old: _View, new: _View, mode: str) -> list[str]:
+    """The URLs that a pattern differing between the two views matches (the others cannot flip).
+
+    R6: a URL's verdict is the kind of the best of the patterns matching it; when the patterns
+    that match it, and their kinds, are the same in both views, so is its verdict. The changed
+    patterns are matched by parsing them as one small group (allow where either side allows, so
+    that Google's implied "/dir/$" of an "index.html" allow is there too); if that group does not
+    read back exactly those patterns (a line cut, a limit), every URL is kept.
+    """
+    changed: dict[str, bool] = {}
+    for pattern in old.keys() | new.keys():
+        before, after = old.get(pattern), new.get(pattern)
+        if pattern and (before is None or after is None or before[0] != after[0]):
+            changed[pattern] = bool(before and before[0]) or bool(after and after[0])
+    if not changed:
+        return []  # only empty patterns changed: they match nothing that decides (R1)
+    body = "user-agent: *\n" + "".join(f"{_kind(allow)}: {pattern}\n" for pattern, allow in changed.items())
+    probe = parse(body, mode=mode)
+    if {rule.pattern for group in probe.groups for rule in group.rules} != changed.keys():
+        return urls
+    return [url for url in urls if probe.check(url, "*").rule is not None]
+
+
+def diff(
+    old: bytes | str,
+    new: bytes | str,
+    *,
+    agents: Sequence[str] = (),
+    urls: Sequence[str] = (),
+    mode: str = "google",
+) -> RobotsDiff:
+    """What changes from robots.txt ``old`` to ``new`` for each crawler (see the module for the definitions).
+
+    ``agents``: product tokens to compare ("Googlebot", "*"; a caller with a full User-Agent
+    header extracts the token first, ``robotrules.user_agent_token``); by default ``*`` and every
+    token either file names. ``urls``: absolute URLs or paths starting with "/" to check besides
+    the representative URL of each rule. ``mode``: as for :func:`robotrules.parse`. Never raises
+    for any content; ``ValueError`` for an unknown mode, ``TypeError`` for an agent or URL that
+    is not a ``str``.
+    """
+    wildcards = get_mode(mode).wildcards
+    given = list(dict.fromkeys([urls] if isinstance(urls, str) else urls))
+    for url in given:
+        if not isinstance(url, str):
+            raise TypeError(f"urls must be str, not {type(url).__name__}")
+    before, after = _Side(parse(old, mode=mode)), _Side(parse(new, mode=mode))
+    unnamed = _unnamed_token(before, after)
+    compared = _agents(agents, before, after)
+
+    rules: list[RuleChange] = []
+    verdicts: list[VerdictChange] = []
+    delays: list[CrawlDelayChange] = []
+    # Crawlers that select the same groups in both files see the same rules: compare them once.
+    done: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[RuleChange], list[VerdictChange]]] = {}
+    for agent in compared:
+        label = _label(agent)
+        token = unnamed if agent == _GLOBAL else agent
+        old_groups, new_groups = before.groups(token), after.groups(token)
+        key = (tuple(g.line for g in old_groups), tuple(g.line for g in new_groups))
+        if key in done:
+            found_rules, found_verdicts = done[key]
+            rules.extend(RuleChange(c.change, label, c.kind, c.value, c.old_line, c.new_line) for c in found_rules)
+            verdicts.extend(
+                VerdictChange(v.url, label, v.old_allowed, v.new_allowed, v.old_line, v.new_line, v.old_rule, v.new_rule)
+                for v in found_verdicts
+            )
+        else:
+            old_view, new_view = before.view(old_groups), after.view(new_groups)
+            found_rules, found_verdicts = [], []
+            if old_view.keys() != new_view.keys() or any(old_view[p][0] != new_view[p][0] for p in old_view):
+                found_rules = _rule_changes(label, old_view, new_view)
+                checked = dict.fromkeys(given)
+                for pattern in sorted(old_view.keys() | new_view.keys()):
+                    example = representative_url(pattern, wildcards=wildcards)
+                    if example is not None:
+                        checked.setdefault(example)
+                for url in _matched_by_changes(list(checked), old_view, new_view, mode):
+                    was, now = before.robots.check(url, token), after.robots.check(url, token)
+                    if was.allowed != now.allowed:
+                        found_verdicts.append(
+                            VerdictChange(url, label, was.allowed, now.allowed, was.line, now.line,
+                                          _rule_text(was), _rule_text(now))
+                        )
+            done[key] = (found_rules, found_verdicts)
+            rules.extend(found_rules)
+            verdicts.extend(found_verdicts)
+        old_delay, new_delay = before.robots.crawl_delay(token), after.robots.crawl_delay(token)
+        if old_delay != new_delay:
+            delays.append(CrawlDelayChange(label, old_delay, new_delay))
+
+    old_maps, new_maps = dict.fromkeys(before.robots.sitemaps), dict.fromkeys(after.robots.sitemaps)
+    return RobotsDiff(
+        agents=[_label(agent) for agent in compared],
+        rules=rules,
+        verdicts=verdicts,
+        crawl_delays=delays,
+        sitemaps_added=[url for url in new_maps if url not in old_maps],
+        sitemaps_removed=[url for url in old_maps if url not in new_maps],
+    )

@@ -1,0 +1,1 @@
+"""robotrules.diff: what changes from one robots.txt to another, as Google applies them."""
