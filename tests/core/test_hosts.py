@@ -172,5 +172,5 @@ def test_the_cli_robots_url_command_maps_idn_hosts_and_reports_invalid_ones(caps
     assert code == 2
     assert out.out.splitlines() == ["http://xn--strae-oqa.de/robots.txt"]
     errors = out.err.splitlines()
-    assert len(errors) == 2 and all(line.startswith("error: ") for line in errors)
+    assert len(errors) == 2 and all(line.startswith("robotrules: error: ") for line in errors)
     assert "forbidden character" in errors[0] and len(errors[1]) < 600

@@ -1,0 +1,125 @@
+"""The options several ``robotrules`` commands share, defined once: agents, output, fetching.
+
+Each helper is a decorator adding a few click options; :func:`fetching`, :func:`output` and
+:func:`agents` turn the parsed values into the objects the commands use, checking what click
+cannot (conflicting cache options, an empty agent, a timeout that is not a positive number).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from robotrules.cli.fetching import Fetching
+from robotrules.cli.output import Output, resolve_color
+from robotrules.core.agents import user_agent_token
+from robotrules.core.modes import MODES
+
+__all__ = [
+    "agent_option",
+    "agents",
+    "fetch_options",
+    "fetching",
+    "mode_option",
+    "output",
+    "output_options",
+    "progress_option",
+    "urls_option",
+]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _stack(*decorators: Callable[[_F], _F]) -> Callable[[_F], _F]:
+    def apply(function: _F) -> _F:
+        for decorator in reversed(decorators):
+            function = decorator(function)
+        return function
+
+    return apply
+
+
+def _positive_seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    if not (math.isfinite(value) and value > 0):
+        raise click.BadParameter(f"must be a number of seconds greater than 0, not {value:g}", ctx, param)
+    return value
+
+
+agent_option = click.option(
+    "--agent", "-a", "agent", multiple=True, metavar="AGENT",
+    help="The crawler to decide for (repeatable): a product token (Googlebot), a versioned name "
+         "(FooBot/1.2) or a whole User-Agent header; matched on its product token. "
+         "Default: the token of --user-agent, else '*'.",
+)
+
+mode_option = click.option(
+    "--mode", type=click.Choice(sorted(MODES)), default="google", show_default=True,
+    help="How to read robots.txt files: as Google does, as RFC 9309 says, or as the 1994 standard.",
+)
+
+output_options = _stack(
+    click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output."),
+    click.option("--color/--no-color", "color", default=None,
+                 help="Colour the output (default: only on a terminal, and not when NO_COLOR is set)."),
+)
+
+progress_option = click.option(
+    "--progress/--no-progress", "progress", default=None,
+    help="A progress bar on stderr (default: when stderr is a terminal and the results go to a file or pipe).",
+)
+
+urls_option = click.option(
+    "--urls", "urls_file", metavar="FILE", default=None,
+    help="Read URLs from FILE, one per line ('#' comments and blank lines skipped); '-' for standard input.",
+)
+
+fetch_options = _stack(
+    click.option("--cache", "cache", metavar="PATH", default=None,
+                 help="The SQLite cache file shared by every run [default: $ROBOTRULES_CACHE, else "
+                      "robotrules/robots.sqlite3 in the user cache directory]."),
+    click.option("--no-cache", "no_cache", is_flag=True, help="Keep fetched files in memory for this run only."),
+    click.option("--redis", "redis", metavar="URL", default=None,
+                 help="Share the cache in Redis instead (redis://host:6379/0)."),
+    click.option("--refresh", is_flag=True, help="Fetch each robots.txt again, even when the cached copy is fresh."),
+    click.option("--timeout", type=float, default=30.0, show_default=True, callback=_positive_seconds,
+                 metavar="SECONDS", help="The time limit of one robots.txt fetch, redirects included (> 0)."),
+    click.option("--user-agent", "user_agent", metavar="HEADER", default=None,
+                 help="The User-Agent header of the robots.txt requests."),
+)
+
+
+def fetching(params: dict[str, Any]) -> Fetching:
+    """The :class:`Fetching` of a command's fetch options (and ``mode``), after checking they agree."""
+    chosen = [name for name, given in (("--cache", params["cache"] is not None), ("--no-cache", params["no_cache"]),
+                                       ("--redis", params["redis"] is not None)) if given]
+    if len(chosen) > 1:
+        raise click.UsageError(f"{' and '.join(chosen)} cannot be used together: choose one cache")
+    if params["cache"] == "":
+        raise click.BadParameter("the cache path is empty", param_hint="'--cache'")
+    return Fetching(cache=params["cache"], no_cache=params["no_cache"], redis=params["redis"],
+                    refresh=params["refresh"], timeout=params["timeout"], user_agent=params["user_agent"],
+                    mode=params.get("mode", "google"))
+
+
+def output(params: dict[str, Any]) -> Output:
+    """The :class:`Output` of a command's ``--json``, ``--color`` and ``--progress`` options."""
+    return Output(as_json=params.get("as_json", False), color=resolve_color(params.get("color")),
+                  progress=params.get("progress"))
+
+
+def agents(given: tuple[str, ...], user_agent: str | None) -> tuple[str, ...]:
+    """The agents to decide for: as given, else the token of the ``--user-agent`` header, else ``*``."""
+    for agent in given:
+        if not user_agent_token(agent):
+            raise click.BadParameter(f"{agent!r} names no crawler: a product token is made of letters, '-' and '_' "
+                                     "(Googlebot, FooBot/1.2, or a whole User-Agent header)", param_hint="'--agent'")
+    if given:
+        return tuple(dict.fromkeys(given))
+    if user_agent:
+        token = user_agent_token(user_agent)
+        if token:
+            return (token,)
+    return ("*",)

@@ -1,0 +1,116 @@
+"""The command as installed: console script, ``python -m robotrules``, help, exit codes, failures."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from robotrules import __version__, cli
+from tests.servers.http import hang
+
+from .conftest import REQUIREMENT_ID, SCRIPT, TRACEBACK, assert_clean_error
+
+COMMANDS = ["check", "test", "lint", "diff", "fetch", "robots-url", "serve", "demo"]
+
+
+def test_python_dash_m_runs_the_command(python_m):
+    done = python_m("--help")
+    assert done.returncode == 0 and done.stdout.startswith("Usage: robotrules [OPTIONS] COMMAND")
+    assert python_m("demo").returncode == 0
+
+
+def test_the_group_help_documents_the_exit_codes_and_every_command(robotrules):
+    done = robotrules("--help")
+    assert done.returncode == 0
+    help_text = " ".join(done.stdout.split())
+    for code, meaning in (("0", "all allowed"), ("1", "some URL disallowed"), ("2", "usage or input error"),
+                          ("130", "interrupted")):
+        assert f"{code} {meaning}" in help_text
+    for command in COMMANDS:
+        assert f"\n  {command} " in done.stdout
+    assert not REQUIREMENT_ID.search(done.stdout)
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_each_command_help_has_an_example_and_cites_no_requirement_id(robotrules, command):
+    done = robotrules(command, "--help")
+    assert done.returncode == 0
+    assert "Examples:" in done.stdout and f"robotrules {command}" in done.stdout.split("Examples:", 1)[1]
+    assert not REQUIREMENT_ID.search(done.stdout), done.stdout
+
+
+def test_version_is_the_one_package_version(robotrules):
+    """``robotrules --version`` is the installed metadata's version, which is ``robotrules.__version__``."""
+    done = robotrules("--version")
+    assert done.stdout == f"robotrules, version {importlib.metadata.version('robotrules')}\n"
+    assert importlib.metadata.version("robotrules") == __version__
+
+
+def test_the_bare_command_shows_the_help(robotrules):
+    done = robotrules()
+    assert done.returncode == 0 and "Exit codes:" in done.stdout
+
+
+def test_an_unknown_command_is_a_usage_error(robotrules):
+    done = robotrules("frobnicate")
+    assert_clean_error(done)
+    assert done.stderr.splitlines() == ["robotrules: error: No such command 'frobnicate'.",
+                                        "Try 'robotrules --help' for help."]
+
+
+def test_main_returns_the_exit_code_in_process(capsys, tmp_path):
+    """``main(argv)`` returns the code (for callers and tests) instead of exiting."""
+    (tmp_path / "robots.txt").write_bytes(b"user-agent: *\ndisallow: /x\n")
+    assert cli.main(["test", str(tmp_path / "robots.txt"), "/x"]) == 1
+    assert cli.main(["test", str(tmp_path / "robots.txt"), "/y"]) == 0
+    assert cli.main(["lint", str(tmp_path / "missing")]) == 2
+    assert capsys.readouterr().err.endswith("No such file or directory: '" + str(tmp_path / "missing") + "'\n")
+
+
+def test_missing_click_gives_the_install_hint(monkeypatch, capsys):
+    """DESIGN 12: a missing extra is a one-line message, not a traceback."""
+    monkeypatch.setitem(sys.modules, "click", None)
+    assert cli.main(["demo"]) == 2
+    assert capsys.readouterr().err == "robotrules: the command line needs click: pip install 'robotrules[cli]'\n"
+
+
+def test_the_group_is_exported_as_cli():
+    import click
+
+    assert isinstance(cli.cli, click.Group)
+    assert set(COMMANDS) <= set(cli.cli.commands)
+
+
+def test_ctrl_c_ends_with_one_line_and_130(tmp_path, cli_env, site):
+    """Interrupted while a robots.txt fetch hangs: ``robotrules: interrupted``, exit 130, no traceback."""
+    server = site(hang())
+    process = subprocess.Popen([SCRIPT, "check", "--timeout", "20", server.url("/x")], stdin=subprocess.DEVNULL,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=cli_env)
+    try:
+        deadline = time.monotonic() + 15
+        while not server.hits("/robots.txt") and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert server.hits("/robots.txt"), "the command never asked for robots.txt"
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+    assert process.returncode == 130, err
+    assert TRACEBACK not in err
+    assert err.strip().splitlines()[-1] == "robotrules: interrupted"
+
+
+def test_the_console_script_is_the_installed_one():
+    """The tests run the script next to this interpreter, which runs this source tree."""
+    if not os.path.exists(SCRIPT):
+        pytest.skip("no console script")
+    done = subprocess.run([SCRIPT, "--version"], capture_output=True, text=True, timeout=20, check=False)
+    assert done.returncode == 0 and __version__ in done.stdout

@@ -1,0 +1,94 @@
+"""``robotrules serve`` (the service, started through the console script) and ``robotrules demo``."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import signal
+import subprocess
+import time
+
+import pytest
+
+from tests.servers.http import free_port
+
+from .conftest import SCRIPT, TRACEBACK, assert_clean_error
+
+
+def _service_installed() -> bool:
+    return all(importlib.util.find_spec(name) is not None
+               for name in ("robotrules.service", "fastapi", "uvicorn", "prometheus_client"))
+
+
+def test_serve_starts_the_service_and_answers_healthz(tmp_path, cli_env, site):
+    """The console script starts the service on the port given; /healthz answers; Ctrl-C stops it."""
+    if not _service_installed():
+        pytest.skip("the service package or its extra (fastapi, uvicorn) is not installed")
+    import httpx
+
+    port = free_port()
+    process = subprocess.Popen([SCRIPT, "serve", "--port", str(port), "--cache", str(tmp_path / "svc.sqlite3")],
+                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               cwd=tmp_path, env=cli_env)
+    try:
+        deadline = time.monotonic() + 20
+        answer = None
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                answer = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1.0)
+                break
+            except httpx.TransportError:
+                time.sleep(0.1)
+        assert answer is not None, f"the service did not answer: {process.poll()}"
+        assert answer.status_code == 200
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=15)
+        assert process.returncode == 0, err
+        assert TRACEBACK not in err
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+
+
+def test_serve_rejects_bad_options_in_one_line(robotrules, tmp_path):
+    assert "--port" in assert_clean_error(robotrules("serve", "--port", "70000"))
+    (tmp_path / "d").mkdir()
+    assert "the cache path is a directory" in assert_clean_error(robotrules("serve", "--cache", str(tmp_path / "d")))
+    assert "cannot be used together" in assert_clean_error(robotrules("serve", "--cache", "x", "--redis", "redis://h"))
+
+
+def test_demo_explains_the_example_and_exits_0(robotrules):
+    """The README's first command: no network, no file, every line explained, exit 0."""
+    done = robotrules("demo")
+    assert done.returncode == 0 and done.stderr == ""
+    out = done.stdout
+    assert "   3 | disallow: /fish\n     |   googlebot-news may not fetch URLs whose path starts with /fish" in out
+    assert "every crawler no other group names" in out
+    assert "'*' is any characters, '$' is the end of the URL" in out
+    assert "Lint: no problems found" in out
+    assert ("DISALLOWED  https://www.example.com/fish/salmon.html  googlebot-news\n"
+            "    disallowed for googlebot-news by line 3: 'disallow: /fish' (group for 'googlebot-news')") in out
+
+
+def test_demo_json(robotrules):
+    data = json.loads(robotrules("demo", "--json").stdout)
+    assert set(data) == {"robots_txt", "lines", "diagnostics", "verdicts"}
+    assert data["lines"][2] == {"line": 3, "text": "disallow: /fish",
+                                "meaning": "googlebot-news may not fetch URLs whose path starts with /fish"}
+    assert data["diagnostics"] == []
+    assert len(data["verdicts"]) == 18 and {"url", "agent", "allowed", "explanation"} <= set(data["verdicts"][0])
+
+
+def test_serve_without_the_extra_says_what_to_install(monkeypatch, capsys):
+    """DESIGN 12: without FastAPI, one line naming the extra, exit 2 (in process: the import is
+    made to fail as it would without the package)."""
+    import sys
+
+    from robotrules import cli
+
+    for name in [name for name in sys.modules if name == "robotrules.service" or name.startswith("robotrules.service.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setitem(sys.modules, "fastapi", None)
+    assert cli.main(["serve", "--port", str(free_port())]) == 2
+    assert capsys.readouterr().err == "robotrules: error: the service needs: pip install 'robotrules[serve]'\n"
