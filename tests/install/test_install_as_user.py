@@ -147,17 +147,20 @@ def test_robotrules_version_agrees_with_the_metadata(source: Path, tmp_path: Pat
 
 def test_python_m_build_makes_an_sdist_that_builds_the_compiled_wheel(built: Path) -> None:
     """The sdist holds everything the build needs (the in-tree backend, setup.py, license,
-    changelog, py.typed), and the wheel that ``build`` makes from it holds the compiled core."""
+    changelog, py.typed, the web page's files), and the wheel that ``build`` makes from it holds the compiled core."""
     (sdist,) = built.glob("robotrules-*.tar.gz")
     (wheel,) = built.glob("robotrules-*.whl")
     with tarfile.open(sdist) as archive:
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     for needed in ("_build/backend.py", "setup.py", "pyproject.toml", "LICENSE", "CHANGELOG.md", "README.md",
-                   "src/robotrules/py.typed", "src/robotrules/_version.py"):
+                   "src/robotrules/py.typed", "src/robotrules/_version.py",
+                   "src/robotrules/service/static/index.html", "src/robotrules/service/static/app.js"):
         assert needed in names, f"the sdist lacks {needed}"
     with zipfile.ZipFile(wheel) as archive:
         files = archive.namelist()
     assert "robotrules/py.typed" in files
+    for page in ("index.html", "app.js", "style.css"):  # the web tester page, served by `robotrules serve`
+        assert f"robotrules/service/static/{page}" in files, files
     compiled = {Path(name).name.split(".")[0] for name in files if name.startswith("robotrules/core/") and name.endswith(".so")}
     assert {"lexer", "matcher", "model", "robotstxt"} <= compiled, files
     assert "-cp3" in wheel.name, "a compiled wheel is specific to the Python version"

@@ -1,0 +1,256 @@
+"""The request and response bodies of the service, as pydantic models: what ``/openapi.json`` shows.
+
+Responses are built from the shared JSON forms (:meth:`robotrules.verdicts.Verdict.to_dict`,
+:func:`robotrules.verdicts.state_dict`, :meth:`robotrules.diff.RobotsDiff.to_dict`) and sent as
+they are; these models describe them (the schema fuzz test checks that they agree). Request
+models forbid unknown fields, so a misspelt field name is a clear 422, not silently ignored.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "AgentsResponse",
+    "CheckRequest",
+    "CheckResponse",
+    "CrawlDelayChangeModel",
+    "CrawlerModel",
+    "DiagnosticModel",
+    "DiffRequest",
+    "DiffResponse",
+    "ErrorBody",
+    "ErrorDetail",
+    "HealthResponse",
+    "LintRequest",
+    "LintResponse",
+    "Mode",
+    "RobotsResponse",
+    "RobotsStateModel",
+    "RuleChangeModel",
+    "TestRequest",
+    "TestResponse",
+    "VerdictChangeModel",
+    "VerdictModel",
+]
+
+Mode = Literal["google", "rfc9309", "legacy1994"]
+CacheState = Literal["hit", "miss", "shared"]
+Kind = Literal["rules", "allow", "disallow"]
+
+
+class _Request(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+# -- errors -------------------------------------------------------------------------------------
+
+class ErrorDetail(BaseModel):
+    """What went wrong: a stable ``code`` for programs and a plain sentence for people."""
+
+    code: str = Field(examples=["invalid_url"])
+    message: str = Field(examples=["'example.com/page' is not an absolute URL: it needs a scheme and a host"])
+
+
+class ErrorBody(BaseModel):
+    """The body of every 4xx and 5xx response."""
+
+    error: ErrorDetail
+
+
+# -- verdicts -----------------------------------------------------------------------------------
+
+class RobotsStateModel(BaseModel):
+    """The live robots.txt behind a verdict: which file, where its redirects ended, what it says and how fresh it is."""
+
+    robots_url: str
+    final_url: str | None = Field(description="where the redirects ended (null: not known)")
+    redirects: int = Field(description="redirect hops followed to reach it")
+    kind: Kind = Field(description="rules: the file's rules decide; allow/disallow: everything, by status (no rules)")
+    status: int = Field(description="HTTP status of the latest attempt (0: network failure)")
+    reason: str
+    cache: CacheState = Field(description="hit: from cache; miss: fetched for this request; shared: fetched meanwhile by another request or instance")
+    age: float = Field(description="seconds since the deciding copy was fetched")
+    failures: int = Field(description="failed refreshes in a row")
+    fetched_at: float = Field(description="seconds since the epoch")
+    expires_at: float = Field(description="seconds since the epoch")
+    store: str = Field(description="the cache store's state: ok, down or probing")
+    summary: str = Field(description="all of the above in one sentence")
+
+
+class VerdictModel(BaseModel):
+    """One URL decided for one agent, with the deciding line: the same JSON as ``robotrules ... --json``."""
+
+    url: str
+    agent: str = Field(description="the agent as given: a token, a versioned name or a whole User-Agent header")
+    token: str = Field(description="the product token it was matched on")
+    allowed: bool
+    line: int = Field(description="the deciding line's number (0: no rule decided)")
+    text: str | None = Field(description="the deciding line as written")
+    kind: Literal["allow", "disallow"] | None = Field(description="the deciding rule's kind")
+    group: str | None = Field(description="the group that applied ('*', a token; null: none)")
+    path: str = Field(description="the path (with parameters and query) that was matched")
+    source: str = Field(description="the robots.txt URL, or 'draft'")
+    full: Literal["allow", "disallow"] | None = Field(description="set when the whole site is decided without rules (by the robots.txt status)")
+    robots: RobotsStateModel | None = Field(description="the live robots.txt's state (null for a draft)")
+    explanation: str = Field(description="the verdict as one sentence")
+
+
+class CheckRequest(_Request):
+    """URLs to decide for agents: every URL for every agent, URL by URL."""
+
+    urls: list[str] = Field(min_length=1, description="absolute URLs, percent-encoded as on the wire",
+                            examples=[["https://example.com/private/page", "https://example.com/"]])
+    agents: list[str] = Field(default_factory=lambda: ["*"], description="tokens, versioned names or whole User-Agent headers; default '*'",
+                              examples=[["Googlebot", "GPTBot/1.1"]])
+
+
+class CheckResponse(BaseModel):
+    """The verdicts, in request order (for each URL, each agent)."""
+
+    results: list[VerdictModel]
+
+
+# -- the robots.txt entry -----------------------------------------------------------------------
+
+class RobotsResponse(RobotsStateModel):
+    """The cache entry for the robots.txt governing a URL, with its text."""
+
+    body: str | None = Field(description="the robots.txt as fetched (UTF-8, invalid bytes replaced); null when there is none")
+    size: int | None = Field(description="its size in bytes; null when there is none")
+    sitemaps: list[str] = Field(description="the sitemap URLs it lists")
+
+
+# -- drafts: test, lint ------------------------------------------------------------------------
+
+class DiagnosticModel(BaseModel):
+    """A finding of the linter: where, how bad, a stable code and a plain message."""
+
+    line: int
+    column: int = Field(description="1-based column (0: the whole line)")
+    severity: Literal["error", "warning", "info"]
+    code: str
+    message: str
+
+
+class TestRequest(_Request):
+    """A draft robots.txt and URLs (or paths starting with '/') to decide against it."""
+
+    __test__ = False  # not a pytest test class
+
+    robots: str = Field(description="the draft robots.txt text", examples=["User-agent: *\nDisallow: /private\n"])
+    urls: list[str] = Field(min_length=1, description="absolute URLs or paths starting with '/'", examples=[["/private/page", "/"]])
+    agents: list[str] = Field(default_factory=lambda: ["*"], examples=[["Googlebot"]])
+    mode: Mode = "google"
+
+
+class TestResponse(BaseModel):
+    """The draft's verdicts (source 'draft') and its lint findings."""
+
+    __test__ = False
+
+    results: list[VerdictModel]
+    diagnostics: list[DiagnosticModel]
+
+
+class LintRequest(_Request):
+    """A robots.txt text to lint."""
+
+    robots: str = Field(examples=["User-agent: *\nDisalow: /private\n"])
+    mode: Mode = "google"
+
+
+class LintResponse(BaseModel):
+    """What the parser ignores or misreads in the text, with counts by severity."""
+
+    diagnostics: list[DiagnosticModel]
+    errors: int
+    warnings: int
+
+
+# -- diff ---------------------------------------------------------------------------------------
+
+class DiffRequest(_Request):
+    """Two versions of a robots.txt, each as text (``old``, ``new``) or as a URL to fetch (``old_url``, ``new_url``)."""
+
+    old: str | None = Field(default=None, examples=["User-agent: *\nDisallow: /a\n"])
+    new: str | None = Field(default=None, examples=["User-agent: *\nDisallow: /b\n"])
+    old_url: str | None = Field(default=None, description="fetch the old version: the robots.txt governing this URL")
+    new_url: str | None = Field(default=None, description="fetch the new version: the robots.txt governing this URL")
+    agents: list[str] = Field(default_factory=list, description="tokens to compare (default: '*' and every token either file names)")
+    urls: list[str] = Field(default_factory=list, description="URLs or paths to check besides one per rule")
+    mode: Mode = "google"
+
+
+class RuleChangeModel(BaseModel):
+    """A rule one crawler sees in one version and not, or not with the same kind, in the other."""
+
+    change: Literal["added", "removed", "changed"]
+    agent: str
+    kind: Literal["allow", "disallow"]
+    value: str
+    old_line: int
+    new_line: int
+
+
+class VerdictChangeModel(BaseModel):
+    """A URL that one version allows and the other disallows for a crawler."""
+
+    url: str
+    agent: str
+    old_allowed: bool
+    new_allowed: bool
+    old_line: int
+    new_line: int
+    old_rule: str
+    new_rule: str
+
+
+class CrawlDelayChangeModel(BaseModel):
+    """A crawler's crawl-delay (seconds; null: none) in each version, when they differ."""
+
+    agent: str
+    old: float | None
+    new: float | None
+
+
+class DiffResponse(BaseModel):
+    """What changes from the old version to the new one, as Google applies them."""
+
+    changed: bool
+    agents: list[str]
+    rules: list[RuleChangeModel]
+    verdicts: list[VerdictChangeModel]
+    crawl_delays: list[CrawlDelayChangeModel]
+    sitemaps_added: list[str]
+    sitemaps_removed: list[str]
+    old_robots: RobotsStateModel | None = Field(default=None, description="the fetched robots.txt's state when the old version was given by URL")
+    new_robots: RobotsStateModel | None = Field(default=None, description="the fetched robots.txt's state when the new version was given by URL")
+
+
+# -- the registry, health ----------------------------------------------------------------------
+
+class CrawlerModel(BaseModel):
+    """A well-known crawler and the operator's page documenting it."""
+
+    token: str
+    operator: str
+    purpose: str
+    kind: Literal["search", "ai-training", "ai-assistant", "ai-search", "archive", "seo", "other"]
+    source: str
+
+
+class AgentsResponse(BaseModel):
+    """The crawler registry, for the page's agent picker."""
+
+    agents: list[CrawlerModel]
+
+
+class HealthResponse(BaseModel):
+    """The service is up; its version and the cache store's state."""
+
+    status: Literal["ok"]
+    version: str
+    store: Literal["ok", "down", "probing"]
