@@ -1,0 +1,109 @@
+"""Fixtures for the page tests: the real service on 127.0.0.1, Debian's Chromium, a page per test.
+
+The service is :func:`robotrules.service.create_app` (memory store, private addresses allowed so
+it can fetch robots.txt files from the scriptable server on 127.0.0.1), run by uvicorn in a
+background thread. The browser is ``/usr/bin/chromium`` launched by Playwright; no browser is
+ever downloaded. Each test gets a fresh browser context whose every request is recorded: the
+page may talk only to the service that serves it, and a JavaScript error fails the test.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.page._tester import TesterPage
+from tests.servers.http import HTTPServer
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync",
+]
+START_TIMEOUT = 10.0
+STOP_TIMEOUT = 10.0
+
+
+@pytest.fixture(scope="session")
+def service_url() -> Iterator[str]:
+    """The real service (robotrules.service.create_app) on a free 127.0.0.1 port."""
+    try:
+        import uvicorn
+
+        from robotrules import MemoryStore
+        from robotrules.service import create_app
+    except ImportError as exc:  # MissingExtra is an ImportError too
+        pytest.skip(f"the service needs the 'serve' extra (fastapi, uvicorn): {exc}")
+    app = create_app(store=MemoryStore(), allow_private=True, fetch_timeout=5.0)
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False, timeout_graceful_shutdown=2)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"page-service-{port}", daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + START_TIMEOUT
+        while not server.started:
+            if not thread.is_alive() or time.monotonic() > deadline:
+                raise RuntimeError("the service did not start")
+            time.sleep(0.01)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(STOP_TIMEOUT)
+        sock.close()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's headless Chromium (skips when it or Playwright is missing; never downloads one)."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium); the page tests never download a browser")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed (pip install playwright; no browser download is needed)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, timeout=30_000)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def tester(browser: Browser, service_url: str) -> Iterator[TesterPage]:
+    """A fresh browser context and page on the service; fails the test on a JavaScript error or
+    on any request that is not to the service itself."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
+    context.set_default_timeout(10_000)
+    requests: list[str] = []
+    errors: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))
+    context.on("weberror", lambda error: errors.append(str(error.error)))
+    try:
+        yield TesterPage(context, service_url, errors)
+        foreign = [url for url in requests if not url.startswith((service_url + "/", "data:"))]
+        assert not foreign, f"the page made requests beyond its own server: {foreign}"
+        assert not errors, f"JavaScript errors on the page: {errors}"
+    finally:
+        context.close()
+
+
+@pytest.fixture
+def site() -> Iterator[HTTPServer]:
+    """A site on 127.0.0.1 that serves whatever robots.txt a test routes."""
+    with HTTPServer() as server:
+        yield server
+
