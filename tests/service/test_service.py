@@ -110,12 +110,14 @@ def test_openapi_schemas_are_valid_json_schema(api: httpx.Client) -> None:
         assert name
 
 
-def test_the_page_is_served_at_the_root_when_installed(api: httpx.Client) -> None:
+def test_the_page_is_served_at_the_root(api: httpx.Client) -> None:
+    """The web tester page ships with the package (package data) and answers GET and HEAD at /."""
+    assert os.path.isfile(os.path.join(STATIC_DIR, "index.html"))
     response = api.get("/")
-    if os.path.isfile(os.path.join(STATIC_DIR, "index.html")):
-        assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
-    else:
-        assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
+    assert response.status_code == 200 and response.headers["content-type"].startswith("text/html")
+    assert "<textarea" in response.text
+    assert api.head("/").status_code == 200
+    assert api.get("/static/app.js").status_code == 200
 
 
 def test_the_default_store_is_the_sqlite_cache_file(start: Start, site: HTTPServer, tmp_path, monkeypatch) -> None:  # type: ignore[no-untyped-def]

@@ -503,7 +503,7 @@ def create_app(
     async def metrics() -> Response:
         return Response(service.metrics.render(), media_type=CONTENT_TYPE)
 
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)  # HEAD: uptime probes
     async def page() -> Response:
         index = os.path.join(STATIC_DIR, "index.html")
         if not os.path.isfile(index):
