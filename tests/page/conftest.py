@@ -10,9 +10,6 @@ page may talk only to the service that serves it, and a JavaScript error fails t
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -29,40 +26,19 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
     "--disable-component-update", "--disable-sync",
 ]
-START_TIMEOUT = 10.0
-STOP_TIMEOUT = 10.0
 
 
 @pytest.fixture(scope="session")
 def service_url() -> Iterator[str]:
     """The real service (robotrules.service.create_app) on a free 127.0.0.1 port."""
     try:
-        import uvicorn
-
         from robotrules import MemoryStore
         from robotrules.service import create_app
+        from tests.service._serve import serving
     except ImportError as exc:  # MissingExtra is an ImportError too
         pytest.skip(f"the service needs the 'serve' extra (fastapi, uvicorn): {exc}")
-    app = create_app(store=MemoryStore(), allow_private=True, fetch_timeout=5.0)
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", access_log=False, timeout_graceful_shutdown=2)
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, name=f"page-service-{port}", daemon=True)
-    thread.start()
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while not server.started:
-            if not thread.is_alive() or time.monotonic() > deadline:
-                raise RuntimeError("the service did not start")
-            time.sleep(0.01)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(STOP_TIMEOUT)
-        sock.close()
+    with serving(create_app(store=MemoryStore(), allow_private=True, fetch_timeout=5.0)) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
