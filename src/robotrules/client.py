@@ -446,6 +446,11 @@ class _Client(Generic[_F, _L]):
             self._origins_bytes += cost
         return found
 
+    def _exact(self, robots_url: str) -> str:
+        """``robots_url`` as a cache key: validated as :meth:`robots_url` validates, without its fragment."""
+        self.robots_url(robots_url)  # absolute, with a host, a scheme that can be fetched
+        return robots_url.partition("#")[0]
+
     # -- the in-process cache ---------------------------------------------------------------
 
     @property
@@ -813,6 +818,13 @@ class RobotsClient(_Client[Fetcher, threading.Lock]):
         """Fetch the robots.txt governing ``url`` now, whatever the cache holds (C2 still applies)."""
         return self._load(self.robots_url(url), True).state
 
+    def robots_at(self, robots_url: str, *, force: bool = False) -> RobotsState:
+        """The state of a robots.txt at exactly ``robots_url``, which need not be ``/robots.txt``
+        (``urllib.robotparser`` reads any URL it is given): fetched and cached as any other."""
+        key = self._exact(robots_url)
+        slot = None if force else self._hit(key, self.clock())
+        return self._state(slot or self._load(key, force), hit=slot is not None)
+
     def invalidate(self, url: str) -> None:
         """Forget the cached robots.txt governing ``url``, here and in the store."""
         key = self.robots_url(url)
@@ -939,6 +951,12 @@ class AsyncRobotsClient(_Client[AsyncFetcher, "anyio.Lock"]):
     async def refresh(self, url: str) -> RobotsState:
         """Fetch the robots.txt governing ``url`` now, whatever the cache holds (C2 still applies)."""
         return (await self._load(self.robots_url(url), True)).state
+
+    async def robots_at(self, robots_url: str, *, force: bool = False) -> RobotsState:
+        """As :meth:`RobotsClient.robots_at`."""
+        key = self._exact(robots_url)
+        slot = None if force else self._hit(key, self.clock())
+        return self._state(slot or await self._load(key, force), hit=slot is not None)
 
     async def invalidate(self, url: str) -> None:
         """Forget the cached robots.txt governing ``url``, here and in the store."""

@@ -7,6 +7,7 @@ runs every call on its own event loop thread through an anyio blocking portal.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from typing import Any
 
@@ -38,8 +39,8 @@ class AsyncFacade:
         if not callable(attr) or name in ("robots_url",):
             return attr
 
-        def call(*args: Any) -> Any:
-            return self.portal.call(attr, *args)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return self.portal.call(functools.partial(attr, *args, **kwargs))
 
         return call
 

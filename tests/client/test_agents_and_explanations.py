@@ -130,3 +130,16 @@ def test_redirect_count_survives_the_store_and_a_failed_refresh():
     store.put(good)
     store.put(failed)
     assert store.get(good.url).redirects == 3  # type: ignore[union-attr]
+
+
+def test_a_robots_txt_at_another_path_is_fetched_and_cached_at_exactly_that_url(server, make_client):
+    """robots_at(): a file that is not /robots.txt (urllib.robotparser reads any URL it is given),
+    fetched once, then a cache hit; force fetches again."""
+    server.route("/elsewhere/robots.txt", respond(200, FOOBOT))
+    client = make_client()
+    url = f"http://127.0.0.1:{server.port}/elsewhere/robots.txt"
+    first = client.robots_at(url + "#fragment")
+    assert (first.robots_url, first.cache, first.status) == (url, "miss", 200)
+    assert client.robots_at(url).cache == "hit"
+    assert client.robots_at(url, force=True).cache == "miss"
+    assert server.hits("/elsewhere/robots.txt") == 2 and server.hits("/robots.txt") == 0
