@@ -21,7 +21,15 @@ from robotrules.core.policy import Entry, Policy
 from robotrules.core.robotstxt import Decision, RobotsTxt, parse
 from robotrules.core.rules import Rule
 from robotrules.core.urls import Scope, is_robots_url, path_params_query
-from robotrules.errors import BlockedAddress, InvalidURL, MissingExtra, RobotsError, StoreError, UnsupportedScheme
+from robotrules.errors import (
+    BlockedAddress,
+    InvalidURL,
+    MissingExtra,
+    RobotsDisallowed,
+    RobotsError,
+    StoreError,
+    UnsupportedScheme,
+)
 from robotrules.hosts import robots_scope, robots_url, same_scope
 
 __all__ = [
@@ -45,6 +53,7 @@ __all__ = [
     "RedisStore",
     "RequestRate",
     "RobotsClient",
+    "RobotsDisallowed",
     "RobotsError",
     "RobotsState",
     "RobotsTxt",

@@ -8,6 +8,9 @@
     │                                URL itself; a redirect hop refused is an answer (F3)
     ├── StoreError                   the backing store (SQLite, Redis) failed; the client logs it
     │                                and goes on without the store
+    ├── RobotsDisallowed             a guard (robotrules.compat.httpx, robotrules.compat.requests)
+    │                                refused a request its robots.txt disallows; each guard raises
+    │                                a subclass that is also its library's request error
     └── MissingExtra (ImportError)   an optional part is not installed: "pip install robotrules[x]"
 
 Network failures are never raised by the client: they are answers (F5, F8). The parser never
@@ -16,7 +19,23 @@ raises on any body (DESIGN 10).
 
 from __future__ import annotations
 
-__all__ = ["BlockedAddress", "InvalidURL", "MissingExtra", "RobotsError", "StoreError", "UnsupportedScheme", "require"]
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:  # the client imports this module
+    from robotrules.client import CheckResult
+
+__all__ = [
+    "BlockedAddress",
+    "InvalidURL",
+    "MissingExtra",
+    "RobotsDisallowed",
+    "RobotsError",
+    "StoreError",
+    "UnsupportedScheme",
+    "require",
+]
+
+_Refusal = TypeVar("_Refusal", bound="RobotsDisallowed")
 
 
 class RobotsError(Exception):
@@ -54,6 +73,50 @@ class BlockedAddress(RobotsError, ValueError):
 
 class StoreError(RobotsError):
     """The store's backing service failed (a database error, Redis unreachable)."""
+
+
+class RobotsDisallowed(RobotsError):
+    """A request refused because the robots.txt that governs its URL disallows it for the agent.
+
+    Raised before anything is sent by the guards of :mod:`robotrules.compat.httpx` and
+    :mod:`robotrules.compat.requests`, as their ``RobotsDisallowedError``: this class and the
+    library's own request error at once, so ``except RobotsDisallowed`` and the library's
+    ``except`` clauses both catch it. ``url`` is the refused URL; ``agent`` the agent as
+    configured (or the request's User-Agent header) and ``token`` its product token, which was
+    matched (RFC 9309 2.2.1); ``robots_url`` the robots.txt; ``line`` the deciding line (0 when no
+    rule decided: the robots.txt could not be read, so everything is disallowed for now, F5) and
+    ``text`` that line as written; ``reason`` what the robots.txt's state is and why.
+    """
+
+    def __init__(self, url: str, robots_url: str, agent: str, token: str, line: int = 0, text: str = "",
+                 reason: str = "") -> None:
+        self.url = url
+        self.robots_url = robots_url
+        self.agent = agent
+        self.token = token
+        self.line = line
+        self.text = text
+        self.reason = reason
+        who = f" for {token}" if token else ""
+        if line:
+            message = f"robots.txt at {robots_url} disallows {url}{who} (line {line}: {text!r})"
+        else:  # F5: no copy could be read, so the whole site is disallowed until one can
+            why = reason.removesuffix(": full disallow")
+            message = (f"robots.txt at {robots_url} disallows {url}{who}: it could not be read, and until it can "
+                       f"everything on the site is disallowed ({why})")
+        super().__init__(message)
+
+    @classmethod
+    def from_check(cls: type[_Refusal], result: CheckResult, url: str, agent: str, **extra: Any) -> _Refusal:
+        """The refusal of ``url`` for ``agent`` that ``result`` (a disallowing client check) decided.
+
+        ``extra`` goes to the constructor of ``cls`` (a guard's subclass takes the request).
+        """
+        state = result.state
+        return cls(url, state.robots_url, agent, result.agent, result.line, result.text, state.reason, **extra)
+
+    def __reduce__(self) -> tuple[type[RobotsDisallowed], tuple[str, str, str, str, int, str, str]]:
+        return type(self), (self.url, self.robots_url, self.agent, self.token, self.line, self.text, self.reason)
 
 
 class MissingExtra(RobotsError, ImportError):

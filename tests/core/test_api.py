@@ -16,7 +16,7 @@ EXPECTED_ALL = [
     "CODES", "COMPILED", "MODES", "SIZE_LIMIT",
     "AsyncRobotsClient", "BlockedAddress", "CheckResult", "ContentUsage", "Decision", "Diagnostic", "Entry",
     "Extension", "Group", "InvalidURL", "MemoryStore", "MissingExtra", "Policy", "RedisStore", "RequestRate",
-    "RobotsClient", "RobotsError", "RobotsState", "RobotsTxt", "Rule", "SQLiteStore", "Scope", "Store",
+    "RobotsClient", "RobotsDisallowed", "RobotsError", "RobotsState", "RobotsTxt", "Rule", "SQLiteStore", "Scope", "Store",
     "StoreError", "UnsupportedScheme",
     "is_robots_url", "lint", "parse", "path_params_query", "robots_scope", "robots_url", "same_scope",
     "user_agent_token",
