@@ -375,6 +375,7 @@ class _Client(Generic[_F, _L]):
         store_failures: int = 3,
         store_cooldown: float = 30.0,
         addresses: AddressPolicy | None = None,
+        fetcher: _F | None = None,
     ) -> None:
         if not store_deadline > 0:
             raise ValueError("store_deadline must be > 0 (seconds of store calls per check)")
@@ -408,8 +409,10 @@ class _Client(Generic[_F, _L]):
         self._streak = 0  # consecutive failed store calls
         self._down_until: float | None = None  # None: the breaker is closed
         self._probing = False  # a probe call is under way
+        if fetcher is not None and (http_client is not None or addresses is not None):
+            raise ValueError("give either fetcher or http_client/addresses: a fetcher makes its own connections")
         self.addresses = addresses
-        self.fetcher: _F = self._make_fetcher(http_client)
+        self.fetcher: _F = fetcher if fetcher is not None else self._make_fetcher(http_client)
         self._flights: _KeyLocks[_L] = _KeyLocks(self._lock_factory())
 
     def _make_fetcher(self, http_client: Any) -> _F:  # Any: httpx is an optional extra
@@ -759,6 +762,9 @@ class RobotsClient(_Client[Fetcher, threading.Lock]):
     :class:`~robotrules.fetch.AddressPolicy` for the fetcher (default: the one
     ``Policy(public_addresses_only=True)`` asks for; subclass it to permit an internal network).
     ``user_agent`` is also the agent matched when a call names none (its product token, :attr:`agent`).
+    ``fetcher``: a :class:`~robotrules.fetch.Fetcher` (an ``AsyncFetcher`` for the async client)
+    whose ``send`` makes the requests another way (a crawling framework's own downloader); the
+    policy, the cache and single flight stay the client's.
     """
 
     def _make_fetcher(self, http_client: Any) -> Fetcher:

@@ -143,3 +143,30 @@ def test_a_robots_txt_at_another_path_is_fetched_and_cached_at_exactly_that_url(
     assert client.robots_at(url).cache == "hit"
     assert client.robots_at(url, force=True).cache == "miss"
     assert server.hits("/elsewhere/robots.txt") == 2 and server.hits("/robots.txt") == 0
+
+
+def test_a_fetcher_given_to_the_client_makes_its_requests_and_the_policy_stays_the_clients():
+    """fetcher=: a framework's own downloader (Scrapy's) sends the requests; status rules, redirects
+    and the cache are still the client's (F2, F3)."""
+    from robotrules import Policy, RobotsClient
+    from robotrules.core.policy import Response
+    from robotrules.fetch import Fetcher
+
+    class Canned(Fetcher):
+        def __init__(self) -> None:
+            super().__init__(policy=Policy())
+            self.sent: list[str] = []
+
+        def send(self, fetch, deadline):  # type: ignore[no-untyped-def]
+            self.sent.append(fetch.url)
+            if fetch.url.endswith("/robots.txt"):
+                return Response(301, {"location": "https://b.example/rules.txt"}, b"")
+            return Response(200, {}, FOOBOT)
+
+    fetcher = Canned()
+    client = RobotsClient(fetcher=fetcher)
+    assert client.allowed("https://a.example/Private/x", "FooBot") is False
+    assert client.allowed("https://a.example/other", "FooBot") is True
+    assert fetcher.sent == ["https://a.example/robots.txt", "https://b.example/rules.txt"]
+    with pytest.raises(ValueError, match="either fetcher or http_client"):
+        RobotsClient(fetcher=fetcher, http_client=object())

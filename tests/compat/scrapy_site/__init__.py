@@ -1,0 +1,169 @@
+"""A small site for real Scrapy crawls on 127.0.0.1, and a runner that crawls it in a subprocess.
+
+The site: 13 HTML pages linking to each other (the home page links to every page, each page to
+the home page and the next one), served by ``tests.servers.http.HTTPServer``, with a robots.txt
+(:data:`ROBOTS`) of allows, disallows and wildcards. :func:`crawl` runs one Scrapy crawl of it
+in a fresh Python process (Twisted's reactor cannot start twice in one process), bounded by a
+timeout, and returns what was fetched and the crawl's stats (:class:`Crawl`). What robots.txt
+allows is computed with ``robotrules.parse`` on the same body (:func:`allowed_paths`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import robotrules
+from tests.servers.http import HTTPServer, respond
+
+ROOT = Path(__file__).resolve().parents[3]
+
+PAGES = (
+    "/",
+    "/about.html",
+    "/blog/",
+    "/blog/post-1.html",
+    "/blog/post-2.html",
+    "/private/",
+    "/private/public.html",
+    "/private/secret.html",
+    "/shop/item.php",
+    "/shop/item.php?id=2",
+    "/shop/list?session=abc",
+    "/search?q=robots",
+    "/search/about.html",
+)
+"""The site's pages (path and query as requested)."""
+
+ROBOTS = b"""# The test site's robots.txt: allows, disallows and wildcards
+User-agent: *
+Disallow: /private/
+Allow: /private/public.html
+Disallow: /*.php$
+Disallow: /*?session=
+Disallow: /search
+Allow: /search/about
+Crawl-delay: 0.05
+
+User-agent: FooBot
+Disallow: /blog/
+Disallow: /about
+
+User-agent: BarBot
+Disallow: /shop/
+Allow: /
+
+User-agent: BazBot
+Disallow: /
+Allow: /$
+Allow: /about.html
+"""
+"""What each agent may fetch differs: ``*`` (the Scrapy default agent), FooBot, BarBot, BazBot."""
+
+OTHER_ROBOTS = b"User-agent: *\nDisallow: /blog/\nDisallow: /shop/\n"
+"""Another robots.txt, for runs that must tell which copy decided."""
+
+
+def page(path: str) -> bytes:
+    """The HTML of ``path``: links to the home page and the next page; the home page links to all."""
+    index = PAGES.index(path)
+    links = PAGES if path == "/" else ("/", PAGES[(index + 1) % len(PAGES)])
+    anchors = "".join(f'<li><a href="{link}">{link}</a></li>' for link in links)
+    return f"<!doctype html><title>{path}</title><ul>{anchors}</ul>\n".encode()
+
+
+def serve_site(server: HTTPServer) -> None:
+    """Route every page of the site on ``server`` (robots.txt is routed by each test)."""
+    for path in PAGES:
+        server.route(path, respond(200, page(path), {"Content-Type": "text/html; charset=utf-8"}))
+
+
+def allowed_paths(body: bytes, agent: str, paths: Iterable[str] = PAGES) -> set[str]:
+    """The pages ``agent`` may fetch by robotrules' rules on ``body`` (matched on its product token)."""
+    robots = robotrules.parse(body)
+    token = robotrules.user_agent_token(agent)
+    return {path for path in paths if robots.allowed(f"http://127.0.0.1{path}", token)}
+
+
+@dataclass
+class Crawl:
+    """What one crawl did: ``fetched`` page paths (with query) that reached the spider, the crawl's
+    ``stats``, the download slots' delays seen by the spider, and the process's ``log`` (stderr)."""
+
+    fetched: set[str]
+    stats: dict[str, Any]
+    slot_delays: dict[str, float] = field(default_factory=dict)
+    log: str = ""
+
+    def stat(self, key: str) -> Any:
+        return self.stats.get(key, 0)
+
+    def robots_stats(self) -> dict[str, Any]:
+        """The ``robotstxt/...`` stats only."""
+        return {k: v for k, v in self.stats.items() if k.startswith("robotstxt/")}
+
+
+MIDDLEWARES = {
+    "scrapy.downloadermiddlewares.robotstxt.RobotsTxtMiddleware": None,
+    "robotrules.compat.scrapy.RobotsPolicyMiddleware": 100,
+}
+"""``DOWNLOADER_MIDDLEWARES`` that put robotrules' middleware in place of Scrapy's."""
+
+
+def crawl(start: str, settings: Mapping[str, Any], *, headers: Mapping[str, str] | None = None,
+          timeout: float = 60.0) -> Crawl:
+    """Crawl from ``start`` in a new process with ``settings`` on top of quick test defaults.
+
+    ``headers``: put on every request the spider makes (e.g. a User-Agent). Raises
+    AssertionError with the process's output if the crawl fails or outlives ``timeout``.
+    """
+    return crawl_together([(start, settings, headers)], timeout=timeout)[0]
+
+
+def run_crawls(crawls: Sequence[tuple[str, Mapping[str, Any], Mapping[str, str] | None]], *,
+               process_settings: Mapping[str, Any] | None = None,
+               timeout: float = 60.0) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]] | None]:
+    """Run the crawls (start URL, settings, headers) side by side in one new process: the finished
+    process and the crawls' raw results (None when it wrote none). ``process_settings`` apply
+    to the whole process (the reactor). AssertionError if it outlives ``timeout``."""
+    with tempfile.TemporaryDirectory(prefix="scrapy-crawl-") as tmp:
+        out = os.path.join(tmp, "result.json")
+        job = {"crawls": [{"start": start, "settings": dict(settings), "headers": dict(headers or {})}
+                          for start, settings, headers in crawls],
+               "process_settings": dict(process_settings or {}), "out": out}
+        env = dict(os.environ)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+        env.pop("SCRAPY_SETTINGS_MODULE", None)
+        try:
+            done = subprocess.run([sys.executable, "-m", "tests.compat.scrapy_site.crawl", json.dumps(job)],
+                                  cwd=tmp, env=env, capture_output=True, text=True, timeout=timeout, check=False)
+        except subprocess.TimeoutExpired as exc:
+            raise AssertionError(f"the crawl did not end within {timeout:g} s:\n{exc.stderr!s}") from None
+        if not os.path.exists(out):
+            return done, None
+        with open(out, encoding="utf-8") as f:
+            return done, json.load(f)
+
+
+def crawl_together(crawls: Sequence[tuple[str, Mapping[str, Any], Mapping[str, str] | None]], *,
+                   timeout: float = 60.0) -> list[Crawl]:
+    """Run several crawls (start URL, settings, headers) at the same time in one new process
+    (one reactor, one crawler each): their results in order. As :func:`crawl` otherwise."""
+    done, results = run_crawls(crawls, timeout=timeout)
+    if done.returncode != 0 or results is None:
+        raise AssertionError(f"the crawl failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
+    return [Crawl({_path(url) for url in result["fetched"]}, result["stats"], result["slot_delays"], done.stderr)
+            for result in results]
+
+
+def _path(url: str) -> str:
+    parts = urlsplit(url)
+    return parts.path + (f"?{parts.query}" if parts.query else "")
