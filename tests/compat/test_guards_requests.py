@@ -11,54 +11,17 @@ import os
 import pickle
 import subprocess
 import sys
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 import requests
 
-from robotrules import MemoryStore, Policy, RobotsClient, SQLiteStore
+from robotrules import MemoryStore, RobotsClient, SQLiteStore
 from robotrules.compat.requests import RobotsAdapter, RobotsDisallowedError, robots_session
 from robotrules.errors import RobotsDisallowed, RobotsError
 from robotrules.fetch import DEFAULT_USER_AGENT
-from tests.servers.http import Exchange, HTTPServer, free_port, redirect, respond
-
-POLICY = Policy(fetch_timeout=5.0)
-TIMEOUT = 5.0
-RULES = (
-    b"# robots.txt for the guard tests\n"  # line 1
-    b"User-agent: *\n"  # 2
-    b"Allow: /private/open\n"  # 3
-    b"Disallow: /private\n"  # 4
-    b"Disallow: /*.pdf$\n"  # 5
-    b"\n"  # 6
-    b"User-agent: FooBot\n"  # 7
-    b"Disallow: /foo-only\n"  # 8
-)
-SRC = str(Path(__file__).resolve().parents[2] / "src")
-
-
-def echo(exchange: Exchange) -> None:
-    """Answer with the request's body, read to its Content-Length (the server itself reads only the head)."""
-    body = exchange.request.raw.partition(b"\r\n\r\n")[2]
-    want = int(exchange.request.headers.get("content-length", "0"))
-    exchange.sock.settimeout(5.0)
-    while len(body) < want:
-        chunk = exchange.sock.recv(want - len(body))
-        if not chunk:
-            break
-        body += chunk
-    respond(200, b"echo: " + body, {"X-Page": "yes"})(exchange)
-
-
-@pytest.fixture
-def server() -> Iterator[HTTPServer]:
-    """A site on 127.0.0.1: RULES at /robots.txt, every other path a 200 page."""
-    with HTTPServer() as srv:
-        srv.route("/robots.txt", respond(200, RULES))
-        srv.default = respond(200, b"a page\n", {"Content-Type": "text/plain", "X-Page": "yes"})
-        yield srv
+from tests.compat._guard_site import POLICY, SRC, TIMEOUT, echo
+from tests.servers.http import free_port, redirect, respond
 
 
 def mounted(adapter: RobotsAdapter, headers: dict[str, str] | None = None) -> requests.Session:
