@@ -20,6 +20,8 @@ from typing import Any
 import click
 
 from robotrules._version import __version__
+from robotrules.cli.commands_audit import audit
+from robotrules.cli.commands_batch import batch
 from robotrules.cli.commands_check import check
 from robotrules.cli.commands_demo import demo
 from robotrules.cli.commands_diff import diff
@@ -70,7 +72,7 @@ def cli() -> None:
     """The ``robotrules`` group; :func:`run` runs it and returns the command's exit code."""
 
 
-for _command in (check, test, lint, diff, fetch, robots_url, serve, demo):
+for _command in (check, test, lint, diff, fetch, robots_url, serve, demo, batch, audit):
     cli.add_command(_command)
 
 

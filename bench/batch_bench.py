@@ -1,0 +1,438 @@
+#!/usr/bin/env python3
+"""Batch benchmark (issue #11): deciding millions of (url, agent) rows against a crawl archive.
+
+    python bench/batch_bench.py [--rows N] [--peer-rows M] [--quick] [--no-spark] [--corpus PATH]
+                                [--workdir DIR] [--json OUT] [--markdown OUT] [--quiet]
+
+1. The shared corpus is written as a WARC file of robots.txt captures with the mix a crawl
+   archive has: mostly 200, redirects (http->https on the site, to www., and chains that cross
+   hosts), 404, 503 and 500, failed fetches (metadata records with an error), sites never
+   captured; the real bodies include HTML error pages served with 200.
+2. Rows: the corpus links x a set of agents, scaled up synthetically to ``--rows`` (default 10
+   million) by cycling with a ``?r=<n>`` query per round; generated lazily, never held at once.
+3. Measured in one run, on the same stream of rows:
+   - the local engine (``robotrules.batch.rows``, reading the WARC itself) with 1 and 2 processes;
+   - Spark in local mode (``robotrules.spark.decide``, URLs from a Parquet file, output discarded
+     with the ``noop`` writer; session start-up reported apart);
+   - protego doing the same job: ``Protego.parse`` once per robots.txt body, ``can_fetch`` per row;
+   - robotrules' bare in-memory check loop: ``parse`` once per robots.txt, ``RobotsTxt.allowed``
+     per row, with the same per-row lookup as the protego loop, no batch machinery.
+   Peers and the bare loop run on the first ``--peer-rows`` rows (default 1 million) of the same
+   stream; rows per second are compared. Peak memory is the RSS of the whole process tree
+   (workers, the JVM) sampled every 50 ms during each phase.
+
+Targets (issue #11): local engine (1 process) >= 5x protego's rows/s; its time per row <= 3x the
+bare loop's. Reported as met / not met; the script never fails because a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import io
+import itertools
+import json
+import os
+import platform
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+AGENTS = ("googlebot", "GPTBot", "Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)", "*")
+CAPTURED_AT = 1_700_000_000.0
+TARGETS = {"vs_protego": (">=", 5.0), "overhead_vs_bare": ("<=", 3.0)}
+
+
+def default_corpus() -> Path:
+    env = os.environ.get("ROBOTRULES_CORPUS")
+    return Path(env) if env else (REPO_ROOT / ".." / "shared" / "corpus").resolve()
+
+
+# --------------------------------------------------------------------------- archive
+
+
+def scenario(site: str) -> str:
+    """A stable status mix from the site's name: what a crawl archive holds."""
+    n = int(hashlib.sha1(site.encode()).hexdigest()[:8], 16) % 100
+    if n < 72:
+        return "ok"
+    if n < 78:
+        return "to-www"  # 301 to https://www.<site>/robots.txt
+    if n < 82:
+        return "from-http"  # the link is http://, robots.txt 301 -> https://
+    if n < 84:
+        return "cross-host"  # 302 -> another host -> 301 -> its /robots.txt
+    if n < 90:
+        return "404"
+    if n < 93:
+        return "503"
+    if n < 95:
+        return "500"
+    if n < 97:
+        return "failed"  # no response: a metadata record with an error
+    return "uncaptured"
+
+
+def write_archive(corpus: Path, sites: list[str], path: Path) -> dict[str, int]:
+    """Write the robots.txt captures of ``sites`` to a WARC.gz file; the count of each scenario."""
+    from warcio.statusandheaders import StatusAndHeaders
+    from warcio.warcwriter import WARCWriter
+
+    date = datetime.fromtimestamp(CAPTURED_AT, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    counts: dict[str, int] = {}
+    with open(path, "wb") as stream:
+        writer = WARCWriter(stream, gzip=True)
+
+        def response(url: str, status: int, headers: list[tuple[str, str]], body: bytes = b"") -> None:
+            http = StatusAndHeaders(f"{status} X", [*headers, ("Content-Length", str(len(body)))], protocol="HTTP/1.1")
+            writer.write_record(writer.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=http,
+                                                          warc_headers_dict={"WARC-Date": date}))
+
+        for site in sites:
+            kind = scenario(site)
+            counts[kind] = counts.get(kind, 0) + 1
+            body = (corpus / "robotfiles" / site).read_bytes()
+            home = f"https://{site}/robots.txt"
+            if kind == "ok":
+                response(home, 200, [("Content-Type", "text/plain")], body)
+            elif kind == "to-www":
+                response(home, 301, [("Location", f"https://www.{site}/robots.txt")])
+                response(f"https://www.{site}/robots.txt", 200, [("Content-Type", "text/plain")], body)
+            elif kind == "from-http":
+                response(f"http://{site}/robots.txt", 301, [("Location", home)])
+                response(home, 200, [("Content-Type", "text/plain")], body)
+            elif kind == "cross-host":
+                response(home, 302, [("Location", f"https://cdn.{site}.example/r")])
+                response(f"https://cdn.{site}.example/r", 301, [("Location", "/robots.txt")])
+                response(f"https://cdn.{site}.example/robots.txt", 200, [], body)
+            elif kind in ("404", "503", "500"):
+                response(home, int(kind), [("Content-Type", "text/html")], b"<html><body>error</body></html>")
+            elif kind == "failed":
+                record = writer.create_warc_record(home, "metadata", payload=io.BytesIO(b"fetch-error: connect timed out\r\n"),
+                                                   warc_content_type="application/warc-fields",
+                                                   warc_headers_dict={"WARC-Date": date})
+                writer.write_record(record)
+    return counts
+
+
+def load_sites(corpus: Path, limit: int | None) -> tuple[list[str], list[list[str]]]:
+    """Sites with a robots.txt and links, and their links (the "from-http" sites' links become http://)."""
+    names = sorted(p.name for p in (corpus / "links").iterdir() if (corpus / "robotfiles" / p.name).is_file())
+    sites, links = [], []
+    for site in names[:limit] if limit else names:
+        found = [line.strip() for line in (corpus / "links" / site).read_text(errors="replace").splitlines() if line.strip()]
+        if not found:
+            continue
+        if scenario(site) == "from-http":
+            found = ["http://" + u.split("://", 1)[1] if u.startswith("https://") else u for u in found]
+        sites.append(site)
+        links.append(found)
+    return sites, links
+
+
+def row_stream(links: list[list[str]], total: int) -> Iterator[tuple[str, str]]:
+    """``total`` (url, agent) rows: every link with every agent, site by site, then again with
+    ``?r=<round>`` (``&r=`` when the link has a query) until ``total``. Lazy."""
+    flat = [u for site in links for u in site]
+    produced = 0
+    for rnd in itertools.count():
+        for link in flat:
+            url = f"{link}{'&' if '?' in link else '?'}r={rnd}" if rnd else link
+            for agent in AGENTS:
+                if produced >= total:
+                    return
+                yield url, agent
+                produced += 1
+
+
+# --------------------------------------------------------------------------- memory
+
+
+class TreeRSS:
+    """Peak resident memory of this process and all its descendants, sampled in a thread."""
+
+    def __init__(self, interval: float = 0.05) -> None:
+        self.interval = interval
+        self.peak = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    @staticmethod
+    def now() -> int:
+        children: dict[int, list[int]] = {}
+        rss: dict[int, int] = {}
+        for entry in os.listdir("/proc"):
+            if not entry.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry}/stat") as handle:
+                    fields = handle.read().rsplit(")", 1)[1].split()
+                children.setdefault(int(fields[1]), []).append(int(entry))
+                rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+            except (OSError, IndexError, ValueError):
+                continue
+        total, todo = 0, [os.getpid()]
+        while todo:
+            pid = todo.pop()
+            total += rss.get(pid, 0)
+            todo.extend(children.get(pid, ()))
+        return total
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            self.peak = max(self.peak, self.now())
+            self._stop.wait(self.interval)
+
+    def __enter__(self) -> TreeRSS:
+        self.peak = self.now()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak = max(self.peak, self.now())
+
+
+@dataclass
+class Result:
+    name: str
+    rows: int
+    seconds: float
+    peak_rss: int
+    note: str = ""
+
+    @property
+    def rows_per_second(self) -> float:
+        return self.rows / self.seconds if self.seconds else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "rows": self.rows, "seconds": round(self.seconds, 3),
+                "rows_per_second": round(self.rows_per_second), "peak_rss_mib": round(self.peak_rss / 2**20, 1),
+                "note": self.note}
+
+
+def timed(name: str, job: Callable[[], int], note: str = "") -> Result:
+    with TreeRSS() as mem:
+        start = time.perf_counter()
+        rows = job()
+        seconds = time.perf_counter() - start
+    return Result(name, rows, seconds, mem.peak, note)
+
+
+# --------------------------------------------------------------------------- jobs
+
+
+def local_job(warc: Path, links: list[list[str]], total: int, processes: int) -> Callable[[], int]:
+    def run() -> int:
+        from robotrules import batch
+
+        count = 0
+        for chunk in batch.rows(row_stream(links, total), AGENTS, [str(warc)], processes=processes):
+            count += len(chunk)
+        return count
+
+    return run
+
+
+def bodies_by_robots_url(warc: Path) -> dict[str, bytes]:
+    """For the peer loops: each robots URL's final 200 body after its captured redirects (what a
+    crawler would have parsed), decided by robotrules' archive so every loop parses the same files."""
+    from robotrules.batch import sources
+    from robotrules.batch.decide import governing
+
+    archive = sources.archive_of(str(warc))
+    from robotrules.core.policy import Policy
+
+    out: dict[str, bytes] = {}
+    for url in list(archive.robots_urls()):
+        entry = archive.entry(url)
+        if entry is not None:
+            gov = governing(url, entry, Policy(), entry.fetched_at)
+            out[url] = entry.body if gov.kind == "rules" else (b"" if gov.kind == "allow" else b"User-agent: *\nDisallow: /\n")
+    return out
+
+
+def _origin_key(url: str) -> str:
+    """The peer loops' lookup of a URL's robots.txt: scheme://host/robots.txt by string slicing."""
+    start = url.find("://")
+    end = url.find("/", start + 3)
+    return (url if end < 0 else url[:end]) + "/robots.txt"
+
+
+def protego_job(bodies: dict[str, bytes], links: list[list[str]], total: int) -> Callable[[], int]:
+    def run() -> int:
+        from protego import Protego
+
+        parsed: dict[str, Any] = {}
+        count = 0
+        for url, agent in row_stream(links, total):
+            key = _origin_key(url)
+            robots = parsed.get(key)
+            if robots is None:
+                robots = parsed[key] = Protego.parse(bodies.get(key, b"").decode("utf-8", "replace"))
+            robots.can_fetch(url, agent)
+            count += 1
+        return count
+
+    return run
+
+
+def bare_job(bodies: dict[str, bytes], links: list[list[str]], total: int) -> Callable[[], int]:
+    def run() -> int:
+        import robotrules
+
+        parsed: dict[str, Any] = {}
+        count = 0
+        for url, agent in row_stream(links, total):
+            key = _origin_key(url)
+            robots = parsed.get(key)
+            if robots is None:
+                robots = parsed[key] = robotrules.parse(bodies.get(key, b""))
+            robots.allowed(url, agent)
+            count += 1
+        return count
+
+    return run
+
+
+def spark_phase(warc: Path, links: list[list[str]], total: int, workdir: Path) -> tuple[Result, float]:
+    """Spark local mode: write the rows to Parquet (not timed), then time decide + noop write."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from robotrules import spark as rs
+
+    urls = workdir / "urls.parquet"
+    schema = pa.schema([("url", pa.string()), ("agent", pa.string())])
+    with pq.ParquetWriter(urls, schema) as writer:
+        stream = row_stream(links, total)
+        while True:
+            block = list(itertools.islice(stream, 500_000))
+            if not block:
+                break
+            writer.write_table(pa.Table.from_arrays([pa.array([u for u, _ in block]), pa.array([a for _, a in block])],
+                                                    schema=schema))
+    start = time.perf_counter()
+    spark = rs.session("local[*]", shuffle_partitions=max(2, 2 * (os.cpu_count() or 1)),
+                       conf={"spark.driver.memory": "4g"})
+    startup = time.perf_counter() - start
+
+    def run() -> int:
+        frame = rs.decide(spark.read.parquet(str(urls)), [str(warc)])
+        frame.write.format("noop").mode("overwrite").save()
+        return total
+
+    try:
+        result = timed("spark local[*]", run, f"session start {startup:.1f} s not included")
+    finally:
+        spark.stop()
+    return result, startup
+
+
+# --------------------------------------------------------------------------- report
+
+
+def report(results: list[Result], meta: dict[str, Any]) -> dict[str, Any]:
+    by = {r.name: r for r in results}
+    local1, protego, bare = by.get("local, 1 process"), by.get("protego loop"), by.get("bare check loop")
+    summary: dict[str, Any] = {}
+    if local1 and protego:
+        ratio = local1.rows_per_second / protego.rows_per_second
+        summary["vs_protego"] = {"value": round(ratio, 2), "target": ">= 5", "met": ratio >= 5.0}
+    if local1 and bare:
+        ratio = bare.rows_per_second / local1.rows_per_second
+        summary["overhead_vs_bare"] = {"value": round(ratio, 2), "target": "<= 3", "met": ratio <= 3.0}
+    return {"meta": meta, "results": [r.to_dict() for r in results], "summary": summary}
+
+
+def markdown(data: dict[str, Any]) -> str:
+    lines = ["| Job | Rows | Seconds | Rows/s | Peak RSS (MiB) | Note |", "| --- | ---: | ---: | ---: | ---: | --- |"]
+    for r in data["results"]:
+        lines.append(f"| {r['name']} | {r['rows']:,} | {r['seconds']:.1f} | {r['rows_per_second']:,} | "
+                     f"{r['peak_rss_mib']:,} | {r['note']} |")
+    lines.append("")
+    for key, s in data["summary"].items():
+        label = "local (1 process) rows/s / protego rows/s" if key == "vs_protego" else "bare loop rows/s / local (1 process) rows/s"
+        lines.append(f"- {label}: **{s['value']}** (target {s['target']}: {'met' if s['met'] else 'NOT met'})")
+    m = data["meta"]
+    lines.append(f"- {m['sites']} sites, {m['links']:,} links x {len(AGENTS)} agents; archive mix: {m['mix']}; "
+                 f"{m['cpus']} CPUs, Python {m['python']}, {m['platform']}")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rows", type=int, default=10_000_000, help="rows for the engines (default 10 million)")
+    parser.add_argument("--peer-rows", type=int, default=1_000_000, help="rows for protego and the bare loop")
+    parser.add_argument("--quick", action="store_true", help="a smoke run: 50,000 rows, 20,000 for the peers")
+    parser.add_argument("--limit", type=int, default=None, help="only the first N sites (by name)")
+    parser.add_argument("--no-spark", action="store_true", help="skip the Spark engine")
+    parser.add_argument("--processes", default="1,2", help="local engine process counts (default 1,2)")
+    parser.add_argument("--corpus", type=Path, default=default_corpus())
+    parser.add_argument("--workdir", type=Path, default=None, help="where the WARC and Parquet go (default: a temp dir)")
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--markdown", type=Path, default=None)
+    parser.add_argument("--quiet", action="store_true")
+    args = parser.parse_args(argv)
+    if args.quick:
+        args.rows, args.peer_rows = min(args.rows, 50_000), min(args.peer_rows, 20_000)
+    say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
+    if not (args.corpus / "robotfiles").is_dir():
+        print(f"corpus not found: {args.corpus}", file=sys.stderr)
+        return 2
+    with tempfile.TemporaryDirectory(prefix="batch-bench-") as tmp:
+        workdir = args.workdir or Path(tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        sites, links = load_sites(args.corpus, args.limit)
+        warc = workdir / "robots.warc.gz"
+        mix = write_archive(args.corpus, sites, warc)
+        say(f"archive: {warc} ({warc.stat().st_size / 2**20:.1f} MiB), {len(sites)} sites, mix {mix}")
+        results: list[Result] = []
+        for n in [int(p) for p in args.processes.split(",") if p]:
+            say(f"local engine, {n} process(es), {args.rows:,} rows ...")
+            results.append(timed(f"local, {n} process{'es' if n > 1 else ''}", local_job(warc, links, args.rows, n),
+                                 "reads the WARC, judges each robots.txt by the fetch policy"))
+        bodies = bodies_by_robots_url(warc)
+        try:
+            import protego  # noqa: F401
+
+            say(f"protego loop, {args.peer_rows:,} rows ...")
+            results.append(timed("protego loop", protego_job(bodies, links, args.peer_rows), "parse once per robots.txt"))
+        except ImportError:
+            say("protego is not installed: skipped")
+        say(f"bare check loop, {args.peer_rows:,} rows ...")
+        results.append(timed("bare check loop", bare_job(bodies, links, args.peer_rows), "robotrules.parse + allowed"))
+        if not args.no_spark:
+            try:
+                import pyspark  # noqa: F401
+
+                say(f"spark local mode, {args.rows:,} rows ...")
+                results.append(spark_phase(warc, links, args.rows, workdir)[0])
+            except ImportError:
+                say("pyspark is not installed: Spark skipped")
+    import robotrules
+
+    meta = {"rows": args.rows, "peer_rows": args.peer_rows, "sites": len(sites), "links": sum(map(len, links)),
+            "agents": list(AGENTS), "mix": mix, "cpus": os.cpu_count(), "python": platform.python_version(),
+            "platform": platform.platform(), "compiled": robotrules.COMPILED,
+            "when": datetime.now(timezone.utc).isoformat(timespec="seconds")}
+    data = report(results, meta)
+    text = markdown(data)
+    print(text)
+    if args.json:
+        args.json.write_text(json.dumps(data, indent=2) + "\n")
+    if args.markdown:
+        args.markdown.write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,278 @@
+"""Decide and audit robots.txt at scale: tables of URLs, crawl archives, live sites, Spark.
+
+The contract every engine shares: :mod:`robotrules.batch.captures` (archived answers judged by
+the fetch policy) and :mod:`robotrules.batch.decide` (the one decision of a row). Around it:
+:mod:`~robotrules.batch.sources` (WARC files, tables of captures, live fetching),
+:mod:`~robotrules.batch.tables` (URL inputs, outputs) and :mod:`~robotrules.batch.local` (the
+local engine). The library calls are :func:`decide` (a pandas DataFrame) and :func:`run` (a file
+written, a :class:`Summary` returned)::
+
+    import robotrules.batch as batch
+    frame = batch.decide(["https://example.com/a"], agents=["Googlebot", "GPTBot"],
+                         robots=["robots-captures.warc.gz"])
+    summary = batch.run("urls.parquet", "verdicts.parquet", agents=["GPTBot"], robots="captures/")
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import os
+import time
+import warnings
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from robotrules.batch.captures import Archive, Capture
+from robotrules.batch.decide import COLUMNS, Governing, Row, decide_row, governing, robots_url_of
+from robotrules.batch.local import DEFAULT_CHUNK, Counts, decide_rows
+from robotrules.batch.sources import ArchiveSource, LiveSource, SourceError, archive_of, read_captures
+from robotrules.batch.tables import RowWriter, output_format, read_pairs, read_urls
+from robotrules.core.policy import Policy
+from robotrules.errors import require
+
+if TYPE_CHECKING:
+    from robotrules.cache import Store
+    from robotrules.client import RobotsClient
+
+__all__ = [
+    "COLUMNS",
+    "Archive",
+    "ArchiveSource",
+    "Capture",
+    "Governing",
+    "LiveSource",
+    "SourceError",
+    "Summary",
+    "archive_of",
+    "decide",
+    "decide_row",
+    "governing",
+    "read_captures",
+    "robots_url_of",
+    "rows",
+    "run",
+]
+
+Robots = Any
+"""A robots.txt source: None (live), a path or paths (WARC files, tables of captures, folders of
+them), an :class:`Archive`, captures, or a pandas DataFrame of captures."""
+
+URLs = Any
+"""URLs to decide: a path (a table or a list), URLs, (url, agent) pairs, or a pandas DataFrame
+with a ``url`` and optionally an ``agent`` column."""
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What a run decided: row counts, the seconds it took, and where the rows went."""
+
+    rows: int
+    allowed: int
+    disallowed: int
+    unknown: int
+    elapsed: float
+    output: str = ""
+    engine: str = "local"
+
+    @property
+    def rows_per_second(self) -> float:
+        """Rows decided per second of the whole run (reading and writing included)."""
+        return self.rows / self.elapsed if self.elapsed > 0 else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """The summary as JSON-ready data."""
+        return {"rows": self.rows, "allowed": self.allowed, "disallowed": self.disallowed,
+                "unknown": self.unknown, "elapsed": round(self.elapsed, 3),
+                "rows_per_second": round(self.rows_per_second, 1), "output": self.output, "engine": self.engine}
+
+    def __str__(self) -> str:
+        return (f"{self.rows:,} rows: {self.allowed:,} allowed, {self.disallowed:,} disallowed, "
+                f"{self.unknown:,} unknown in {self.elapsed:.2f}s ({self.rows_per_second:,.0f} rows/s)")
+
+
+def _is_path(value: object) -> bool:
+    return isinstance(value, (str, os.PathLike))
+
+
+def _captures_of(frame: Any) -> Iterator[Capture]:
+    from robotrules.batch.sources import _body_of, _headers_of, _timestamp
+
+    for number, row in enumerate(frame.to_dict("records"), 1):
+        url = row.get("robots_url") or row.get("url")
+        if not url:
+            raise SourceError(f"captures, row {number}: no robots_url (or url) value")
+        raw = row.get("status")
+        try:
+            status = 0 if _blank(raw) else int(raw)
+        except (TypeError, ValueError):
+            raise SourceError(f"captures, row {number}: the status {raw!r} is not a number") from None
+        error = "" if _blank(row.get("error")) else str(row.get("error"))
+        error = error or ("other" if status == 0 else "")
+        yield Capture(str(url), status, _headers_of(row.get("headers"), f"captures, row {number}"),
+                      _body_of(row.get("body"), ""), _timestamp(row.get("fetched_at")), error)
+
+
+def _archive(robots: Robots) -> Archive:
+    if isinstance(robots, Archive):
+        return robots
+    if _is_path(robots):
+        return archive_of(os.fspath(robots))
+    if hasattr(robots, "to_dict") and hasattr(robots, "columns"):  # a pandas DataFrame
+        return Archive(_captures_of(robots))
+    items = list(robots)
+    if all(_is_path(item) for item in items):
+        return archive_of([os.fspath(item) for item in items])
+    if all(isinstance(item, Capture) for item in items):
+        return Archive(items)
+    raise TypeError("robots must be paths, an Archive, Captures or a DataFrame of captures")
+
+
+def source_of(robots: Robots, *, policy: Policy | None = None, mode: str = "google", store: Store | None = None,
+              client: RobotsClient | None = None) -> ArchiveSource | LiveSource:
+    """The source the arguments name: live (``robots`` None; through ``client``, else a client on
+    ``store``, else on the default SQLite cache) or an archive judged by ``policy``."""
+    if robots is not None:
+        return ArchiveSource(_archive(robots), policy or Policy(), mode)
+    if client is None:
+        from robotrules.cache import SQLiteStore, default_path
+        from robotrules.client import RobotsClient
+
+        client = RobotsClient(store if store is not None else SQLiteStore(default_path()), policy=policy, mode=mode)
+    return LiveSource(client)
+
+
+def _pairs(urls: URLs, agents: Sequence[str]) -> Iterator[tuple[str, str]]:
+    if _is_path(urls):
+        return read_pairs(read_urls(os.fspath(urls)), agents)
+    if hasattr(urls, "columns") and hasattr(urls, "itertuples"):  # a pandas DataFrame
+        if "url" not in urls.columns:
+            raise SourceError(f"the URL table has no 'url' column (found: {', '.join(map(str, urls.columns))})")
+        agent = urls["agent"] if "agent" in urls.columns else [None] * len(urls)
+        return read_pairs(((str(u), None if _blank(a) else str(a))
+                           for u, a in zip(urls["url"], agent, strict=True)), agents)
+
+    def items() -> Iterator[tuple[str, str | None]]:
+        for item in urls:
+            if isinstance(item, str):
+                yield item, None
+            else:
+                url, agent = item
+                yield str(url), agent or None
+
+    return read_pairs(items(), agents)
+
+
+def _blank(value: object) -> bool:
+    """None, NaN (pandas' missing value) or empty."""
+    return value is None or value == "" or (isinstance(value, float) and math.isnan(value))
+
+
+def _agents(agents: Sequence[str] | str) -> tuple[str, ...]:
+    given = (agents,) if isinstance(agents, str) else tuple(agents)
+    if not given:
+        raise ValueError("no agents to decide for")
+    return given
+
+
+def rows(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = None, *, processes: int | None = None,
+         policy: Policy | None = None, mode: str = "google", store: Store | None = None,
+         client: RobotsClient | None = None, chunk_size: int = DEFAULT_CHUNK,
+         on_chunk: Callable[[list[Row]], None] | None = None) -> Iterator[list[Row]]:
+    """The local engine's chunks of rows (tuples in :data:`COLUMNS` order), in input order, streamed."""
+    source = source_of(robots, policy=policy, mode=mode, store=store, client=client)
+    return decide_rows(_pairs(urls, _agents(agents)), source, processes=processes, chunk_size=chunk_size,
+                       on_chunk=on_chunk)
+
+
+def decide(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = None, *, engine: str = "local",
+           processes: int | None = None, policy: Policy | None = None, mode: str = "google",
+           store: Store | None = None, client: RobotsClient | None = None) -> Any:
+    """Decide ``urls`` for ``agents`` against ``robots`` and return a pandas DataFrame with the
+    columns of :data:`COLUMNS`, in input order (each URL's agents in the order given).
+
+    A row's own agent (an ``agent`` column, or a (url, agent) pair) replaces ``agents`` for that
+    row. ``allowed`` is a nullable boolean: missing when nothing is known of the site. Without
+    ``robots`` the files are fetched live through ``client`` (or a client on ``store``, by default
+    the shared SQLite cache).
+    """
+    pandas: Any = require("pandas", "batch")
+    if engine == "spark":
+        raise SourceError("decide() runs the local engine; for Spark use robotrules.spark.decide on Spark "
+                          "DataFrames, or run() with engine='spark'")
+    _engine(engine)
+    found: list[Row] = []
+    for chunk in rows(urls, agents, robots, processes=processes, policy=policy, mode=mode, store=store,
+                      client=client):
+        found.extend(chunk)
+    frame = pandas.DataFrame.from_records(found, columns=list(COLUMNS))
+    frame["allowed"] = frame["allowed"].astype("boolean")
+    frame["line"] = frame["line"].astype("int64")
+    frame["robots_status"] = frame["robots_status"].astype("int64")
+    return frame
+
+
+def run(urls_path: str | os.PathLike[str], output_path: str | os.PathLike[str], agents: Sequence[str] | str = ("*",),
+        robots: Robots = None, *, engine: str = "local", processes: int | None = None, policy: Policy | None = None,
+        mode: str = "google", store: Store | None = None, client: RobotsClient | None = None,
+        chunk_size: int = DEFAULT_CHUNK, progress: Callable[[int], None] | None = None) -> Summary:
+    """Decide the URLs of ``urls_path`` and write the rows to ``output_path`` (the format from
+    its suffix), streaming; ``progress`` is called with each chunk's row count."""
+    output = os.fspath(output_path)
+    output_format(output)  # an unknown suffix fails before any work
+    started = time.perf_counter()
+    if engine == "spark":
+        return _spark_run(os.fspath(urls_path), output, _agents(agents), robots, policy, mode, started)
+    _engine(engine)
+    counts_local = Counts()
+
+    def seen(chunk: list[Row]) -> None:
+        counts_local.add(chunk)
+        if progress is not None:
+            progress(len(chunk))
+
+    chunks = rows(os.fspath(urls_path), agents, robots, processes=processes, policy=policy, mode=mode, store=store,
+                  client=client, chunk_size=chunk_size, on_chunk=seen)
+    first = next(chunks, None)  # reading starts before the file is made: bad input leaves no file
+    with RowWriter(output) as writer:
+        if first is not None:
+            writer.write(first)
+            for chunk in chunks:
+                writer.write(chunk)
+    return Summary(counts_local.rows, counts_local.allowed, counts_local.disallowed, counts_local.unknown,
+                   time.perf_counter() - started, output, "local")
+
+
+def _engine(engine: str) -> None:
+    if engine not in ("local", "spark"):
+        raise ValueError(f"unknown engine {engine!r}: use 'local' or 'spark'")
+
+
+def _spark_run(urls: str, output: str, agents: tuple[str, ...], robots: Robots, policy: Policy | None,
+               mode: str, started: float) -> Summary:
+    """Hand the job to :func:`robotrules.spark.run_job` (captures only), then count the rows written."""
+    if robots is None:
+        raise SourceError("the Spark engine decides against captured robots.txt files: give them as robots")
+    paths = [os.fspath(robots)] if _is_path(robots) else list(robots)
+    if not all(_is_path(path) for path in paths):
+        raise SourceError("the Spark engine reads robots.txt captures from files: give their paths as robots")
+    try:
+        spark = importlib.import_module("robotrules.spark")
+    except ModuleNotFoundError as exc:
+        if exc.name == "robotrules.spark":
+            raise SourceError("the Spark engine is not available in this installation of robotrules") from None
+        raise
+    require("pyspark", "spark")
+    with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
+        warnings.simplefilter("ignore", FutureWarning)
+        spark.run_job(urls, [os.fspath(path) for path in paths], output, list(agents), policy=policy, mode=mode)
+    counts = Counts()
+    pandas: Any = require("pandas", "batch")
+    fmt = output_format(output)
+    frame = (pandas.read_parquet(output) if fmt == "parquet" else pandas.read_csv(output) if fmt == "csv"
+             else pandas.read_json(output, lines=True))
+    for value in frame["allowed"].tolist():
+        counts.add([("", "", None if _blank(value) else bool(value), 0, "", "", 0, "")])
+    return Summary(counts.rows, counts.allowed, counts.disallowed, counts.unknown, time.perf_counter() - started,
+                   output, "spark")

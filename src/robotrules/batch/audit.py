@@ -1,0 +1,366 @@
+"""Audit sites' robots.txt for a set of crawlers: who is blocked, partly or not at all (issue #11).
+
+For each site (a robots.txt URL) and each agent, :func:`classify_site` says what the policy
+means for that agent, as one :data:`VERDICTS` value:
+
+- ``blocked``: the agent may fetch nothing but the robots.txt file itself. Exactly: its group(s)
+  hold a disallow rule that matches every path ("/", "*", "/*"), and every allow rule with a
+  non-empty pattern is beaten by one disallow rule on every path it matches (a longer disallow
+  whose plain prefix covers it, R6), or names only the robots.txt file ("/robots.txt",
+  "/robots.txt$"). So ``Disallow: /`` + ``Allow: /$`` (the home page) is ``partly``, and
+  ``Disallow: /*`` + ``Allow: /`` (the shorter allow never wins) is ``blocked``.
+- ``partly``: not blocked, and at least one disallow rule with a non-empty pattern can decide
+  (it is not beaten on every path by an allow rule of the same or a covering pattern: an allow
+  wins ties, R6). ``Disallow: /`` + ``Allow: /`` is therefore ``allowed``.
+- ``allowed``: no rule disallows anything for the agent: an empty file, an HTML page, a group
+  with only ``Allow`` lines or an empty ``Disallow:``, or no group that applies.
+- ``no-robots``: the site has no robots.txt by the fetch policy (a 4xx, a redirect leading
+  nowhere): everything is allowed (F4).
+- ``unreachable``: a 5xx or a network failure: everything is disallowed by the failure rules (F5).
+- ``unknown``: nothing is known (no capture of the robots.txt, or it could not be fetched).
+
+Precedence is Google's (longest match, allow wins ties; also RFC 9309's). "Beaten on every path"
+is decided exactly for rules with a plain prefix; a wildcard rule is only beaten when a plain
+prefix rule covers it, so several wildcard disallows that together cover an allow still leave
+the verdict ``partly`` (never a false ``blocked``). In ``legacy1994`` mode the same reading is
+an approximation (that mode matches differently).
+
+Pure where it decides (:func:`classify`, :func:`classify_site`); :func:`audit` resolves sources
+(an :class:`~robotrules.batch.captures.Archive`, a live :class:`~robotrules.client.RobotsClient`,
+or site URLs fetched live) and returns a pandas DataFrame (``robotrules[batch]``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import multiprocessing
+import os
+import re
+from collections import deque
+from collections.abc import Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+
+from robotrules.batch.captures import Archive
+from robotrules.batch.decide import Governing, governing, robots_url_of
+from robotrules.core.agents import user_agent_token
+from robotrules.core.policy import Entry, Policy
+from robotrules.core.robotstxt import RobotsTxt
+from robotrules.core.rules import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, disallows
+from robotrules.crawlers import CRAWLERS, Crawler, by_token
+from robotrules.errors import require
+
+if TYPE_CHECKING:
+    import pandas  # type: ignore[import-untyped]
+
+    from robotrules.client import RobotsClient
+
+__all__ = [
+    "AUDIT_COLUMNS",
+    "VERDICTS",
+    "AgentPolicy",
+    "Verdict",
+    "audit",
+    "audit_rows",
+    "classify",
+    "classify_site",
+    "default_agents",
+]
+
+Verdict = Literal["blocked", "partly", "allowed", "no-robots", "unreachable", "unknown"]
+
+VERDICTS: tuple[Verdict, ...] = ("blocked", "partly", "allowed", "no-robots", "unreachable", "unknown")
+"""Every verdict, from most to least restrictive for rules, then the policy's outcomes."""
+
+AUDIT_COLUMNS = (
+    "site", "agent", "operator", "purpose", "kind", "status", "verdict", "explicit", "crawl_delay",
+    "sitemaps", "content_signals", "disallow_rules", "rules", "reason",
+)
+"""The columns of an audit table, in order. ``site`` is the robots.txt URL; ``status`` its HTTP
+status (0 without a response); ``explicit`` whether a group names the agent (else the ``*``
+group, or none, applies); ``sitemaps`` how many sitemap lines the file has; ``disallow_rules``
+how many disallow rules can decide for the agent; ``rules`` those rules as written, one a line."""
+
+Row = tuple[str, str, str, str, str, int, str, bool, "float | None", int, str, int, str, str]
+
+_BARE_HOST = re.compile(r"[A-Za-z0-9.-]+(?::[0-9]+)?(?:/\S*)?")
+"""A site given without a scheme ("example.com", "example.com:8080/page"): https is assumed."""
+
+_ROBOTS_ONLY = frozenset({"/robots.txt", "/robots.txt$"})
+
+
+@dataclass(frozen=True, slots=True)
+class AgentPolicy:
+    """What one robots.txt says to one agent: the verdict and the facts behind it."""
+
+    verdict: Verdict
+    explicit: bool
+    crawl_delay: float | None
+    content_signals: str
+    disallow_rules: tuple[str, ...]
+
+
+def default_agents(registry: Sequence[Crawler] = CRAWLERS) -> tuple[str, ...]:
+    """The agents audited by default: every token of ``registry``, then ``*`` (every other crawler)."""
+    return (*(crawler.token for crawler in registry), "*")
+
+
+# -- classification (pure) ---------------------------------------------------------------------
+
+def _prefix_of(pattern: str) -> str | None:
+    """The plain prefix a pattern matches every path starting with, or None for a pattern with a
+    wildcard inside or a final ``$``. ``/`` counts as the empty prefix (every path starts with it)."""
+    stripped = pattern.rstrip("*")
+    if "*" in stripped or stripped.endswith("$"):
+        return None
+    return "" if stripped == "/" else stripped
+
+
+def _lead(pattern: str) -> str:
+    """The literal text every path a pattern matches starts with (R4: up to its first ``*``)."""
+    head = pattern.split("*", 1)[0]
+    return head[:-1] if head == pattern and head.endswith("$") else head
+
+
+def _beats(winner: tuple[int, str], loser: tuple[int, str]) -> bool:
+    """Whether rule ``winner`` decides over ``loser`` on every path ``loser`` matches (R6)."""
+    prefix = _prefix_of(winner[1])
+    if prefix is None or not _lead(loser[1]).startswith(prefix):
+        return False
+    return winner[0] > loser[0]  # ranks order by length, then allow over disallow (R6)
+
+
+def _signals(robots: RobotsTxt, token: str) -> str:
+    parts = [", ".join(f"{key}={value}" for key, value in robots.content_signals(token).items())]
+    for usage in robots.content_usage(token):
+        prefs = ", ".join(f"{key}={value}" for key, value in usage.preferences.items())
+        parts.append(prefs if usage.path == "/" else f"{usage.path} {prefs}")
+    return "; ".join(part for part in parts if part)
+
+
+def classify(robots: RobotsTxt, agent: str) -> AgentPolicy:
+    """The verdict of ``robots`` for ``agent`` (matched on its product token), by the definitions
+    in this module's docstring, with the crawl delay, content signals and deciding disallows."""
+    token = user_agent_token(agent) or agent
+    decision = robots.check("/", token)
+    explicit = decision.agent not in (None, "*")
+    rules = [make for group in decision.groups for make in group.ruleset.ranked()]
+    allows = [rule for rule in rules if rule[0] & ALLOW_BIT and rule[0] >> PRIORITY_SHIFT > 0]
+    live_disallows = [rule for rule in rules if disallows(rule[0]) and not any(_beats(a, rule) for a in allows)]
+    lines = tuple(dict.fromkeys(_written(robots, rule) for rule in sorted(live_disallows, key=_line)))
+    verdict: Verdict
+    if not live_disallows:
+        verdict = "allowed"
+    else:
+        catch_all = [rule for rule in live_disallows if _prefix_of(rule[1]) == ""]
+        opening = [a for a in allows if a[1] not in _ROBOTS_ONLY and not any(_beats(d, a) for d in live_disallows)]
+        verdict = "blocked" if catch_all and not opening else "partly"
+    return AgentPolicy(verdict, explicit, robots.crawl_delay(token), _signals(robots, token), lines)
+
+
+def _line(rule: tuple[int, str]) -> int:
+    return LINE_MASK - (rule[0] & LINE_MASK)
+
+
+def _written(robots: RobotsTxt, rule: tuple[int, str]) -> str:
+    """A rule as its line is written (without a comment), or ``disallow: <pattern>`` when unknown."""
+    text = robots.line_text(_line(rule)).split("#", 1)[0].strip()
+    return text or f"disallow: {rule[1]}"
+
+
+def _verdict_of(gov: Governing) -> Verdict:
+    if gov.kind == "allow":
+        return "no-robots"
+    if gov.kind == "disallow":
+        return "unreachable"
+    return "unknown"
+
+
+def classify_site(gov: Governing, agents: Sequence[str], registry: Sequence[Crawler] = CRAWLERS) -> list[Row]:
+    """One audit row (:data:`AUDIT_COLUMNS`) per agent for the site ``gov`` stands for."""
+    rows: list[Row] = []
+    robots = gov.robots
+    sitemaps = len(robots.sitemaps) if robots is not None else 0
+    for agent in agents:
+        crawler = by_token(user_agent_token(agent) or agent, registry)
+        operator, purpose, kind = (crawler.operator, crawler.purpose, crawler.kind) if crawler else ("", "", "")
+        if agent == "*":
+            purpose = purpose or "Any crawler not named in the file"
+        if robots is None:
+            rows.append((gov.robots_url, agent, operator, purpose, kind, gov.status, _verdict_of(gov), False, None,
+                         0, "", 0, "", gov.reason))
+            continue
+        found = classify(robots, agent)
+        rows.append((gov.robots_url, agent, operator, purpose, kind, gov.status, found.verdict, found.explicit,
+                     found.crawl_delay, sitemaps, found.content_signals, len(found.disallow_rules),
+                     "\n".join(found.disallow_rules), gov.reason))
+    return rows
+
+
+# -- sources and engines -----------------------------------------------------------------------
+
+Job = tuple[str, "Entry | None", str]
+"""One site to classify in a worker: (robots URL, its entry or None, reason when None)."""
+
+
+def _classify_jobs(jobs: Sequence[Job], agents: Sequence[str], registry: Sequence[Crawler], policy: Policy,
+                   now: float | None, mode: str) -> list[Row]:
+    rows: list[Row] = []
+    for robots_url, entry, reason in jobs:
+        if entry is None:
+            gov = Governing(robots_url, "unknown", 0, reason or "no capture of this robots.txt")
+        else:
+            gov = governing(robots_url, entry, policy, now if now is not None else entry.fetched_at, mode)
+        rows.extend(classify_site(gov, agents, registry))
+    return rows
+
+
+def _jobs_from_archive(archive: Archive, sites: Iterable[str] | None, policy: Policy,
+                       now: float | None) -> Iterator[Job]:
+    urls = archive.robots_urls() if sites is None else _robots_urls(sites)
+    for robots_url in urls:
+        if robots_url.startswith("!"):
+            yield robots_url[1:], None, "not an http, https or ftp URL"
+            continue
+        yield robots_url, archive.entry(robots_url, policy, now), ""
+
+
+def _live_rows(client: RobotsClient, sites: Iterable[str], agents: Sequence[str],
+               registry: Sequence[Crawler], threads: int = 16) -> Iterator[Row]:
+    """Rows for sites fetched live through ``client`` (its cache and store), ``threads`` at a time."""
+    from robotrules.batch.sources import LiveSource
+
+    live = LiveSource(client, threads)
+    for chunk in _chunks(_robots_urls(sites), 64):
+        found = live.fetch_all(url for url in chunk if not url.startswith("!"))
+        for url in chunk:
+            gov = found.get(url) or Governing(url[1:], "unknown", 0, "not an http, https or ftp URL")
+            yield from classify_site(gov, agents, registry)
+
+
+def _robots_urls(sites: Iterable[str]) -> Iterator[str]:
+    """The distinct robots.txt URLs of ``sites`` (any URLs of the sites); "!"-marked when none."""
+    seen: set[str] = set()
+    for site in sites:
+        if not isinstance(site, str):
+            raise TypeError(f"sites must be URLs (str), not {type(site).__name__}")
+        text = site.strip()
+        if not text:
+            continue
+        found = robots_url_of(f"https://{text}" if _BARE_HOST.fullmatch(text) else text)
+        key = found if found is not None else "!" + text
+        if key not in seen:
+            seen.add(key)
+            yield key
+
+
+def audit_rows(
+    source: Archive | RobotsClient | Iterable[str] | str | os.PathLike[str],
+    agents: Sequence[str] | None = None,
+    *,
+    sites: Iterable[str] | None = None,
+    registry: Sequence[Crawler] | None = None,
+    policy: Policy | None = None,
+    mode: str = "google",
+    now: float | None = None,
+    processes: int | None = None,
+) -> Iterator[Row]:
+    """The audit rows, streamed in site order; see :func:`audit` for the arguments.
+
+    ``processes``: worker processes for the local engine (default: all cores when there are
+    more than a few hundred sites; 1 decides in this process).
+    """
+    registry = tuple(registry) if registry is not None else CRAWLERS
+    agents = tuple(agents) if agents else default_agents(registry)
+    for agent in agents:
+        if not isinstance(agent, str) or not (user_agent_token(agent) or agent == "*"):
+            raise ValueError(f"{agent!r} names no crawler")
+    jobs: Iterable[Job]
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and "://" not in source):
+        from robotrules.batch.sources import archive_of
+
+        source = archive_of(os.fspath(source))  # a WARC file, a table of captures or a folder
+    if isinstance(source, Archive):
+        policy = policy or Policy()
+        jobs = _jobs_from_archive(source, sites, policy, now)
+    else:
+        from robotrules.client import RobotsClient
+
+        if isinstance(source, RobotsClient):
+            yield from _live_rows(source, sites if sites is not None else (), agents, registry)
+            return
+        if isinstance(source, (str, bytes)):
+            raise TypeError("give the sites as a list of URLs, not one string")
+        yield from _live_rows(RobotsClient(policy=policy), source, agents, registry)
+        return
+    yield from _run(jobs, agents, registry, policy, now, mode, processes)
+
+
+_T = TypeVar("_T")
+
+
+def _chunks(jobs: Iterable[_T], size: int) -> Iterator[list[_T]]:
+    chunk: list[_T] = []
+    for job in jobs:
+        chunk.append(job)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _run(jobs: Iterable[Job], agents: Sequence[str], registry: Sequence[Crawler], policy: Policy,
+         now: float | None, mode: str, processes: int | None, size: int = 256) -> Iterator[Row]:
+    """Classify ``jobs`` here, or in worker processes when there are several chunks of them;
+    at most two chunks a worker are in flight (bounded memory), and rows keep the jobs' order."""
+    workers = processes if processes is not None else (os.cpu_count() or 1)
+    chunks = _chunks(jobs, size)
+    head = list(itertools.islice(chunks, 2))
+    if workers <= 1 or (len(head) < 2 and processes is None):
+        for chunk in itertools.chain(head, chunks):
+            yield from _classify_jobs(chunk, agents, registry, policy, now, mode)
+        return
+    context = multiprocessing.get_context("spawn")  # no fork of a process that may run threads
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        pending: deque[Future[list[Row]]] = deque()
+        for chunk in itertools.chain(head, chunks):
+            pending.append(pool.submit(_classify_jobs, chunk, agents, registry, policy, now, mode))
+            while len(pending) > 2 * workers:
+                yield from pending.popleft().result()
+        while pending:
+            yield from pending.popleft().result()
+
+
+def audit(
+    source: Archive | RobotsClient | Iterable[str] | str | os.PathLike[str],
+    agents: Sequence[str] | None = None,
+    *,
+    sites: Iterable[str] | None = None,
+    registry: Sequence[Crawler] | None = None,
+    policy: Policy | None = None,
+    mode: str = "google",
+    now: float | None = None,
+    processes: int | None = None,
+) -> pandas.DataFrame:
+    """Audit robots.txt policies: one row per site and agent, with the columns :data:`AUDIT_COLUMNS`.
+
+    ``source``: a path (a WARC file, a table of captures or a folder of them), an
+    :class:`~robotrules.batch.captures.Archive` (every robots.txt it captured, or
+    those of ``sites``; replayed by the fetch policy as of each capture's time, or ``now``), a
+    :class:`~robotrules.client.RobotsClient` (the robots.txt of ``sites``, fetched live through
+    its cache), or an iterable of site URLs (fetched live by a new client; ``policy`` applies).
+    A site is any URL of it, or a bare host name (then https). ``agents``: tokens or User-Agent
+    strings (default: the registry's tokens and ``*``). ``registry``: crawlers that name the
+    operator and purpose of an agent (default: the built-in one). Needs ``robotrules[batch]``.
+    """
+    pd: Any = require("pandas", "batch")
+    rows = list(audit_rows(source, agents, sites=sites, registry=registry, policy=policy, mode=mode, now=now,
+                           processes=processes))
+    frame = pd.DataFrame.from_records(rows, columns=list(AUDIT_COLUMNS))
+    frame["crawl_delay"] = frame["crawl_delay"].astype("float64")
+    frame["explicit"] = frame["explicit"].astype(bool)
+    for column in ("status", "sitemaps", "disallow_rules"):
+        frame[column] = frame[column].astype("int64")
+    return frame

@@ -1,0 +1,93 @@
+"""Archived robots.txt answers, judged by the same fetch policy as live ones (F1-F9, C1).
+
+A crawl archive (a WARC file of robots.txt captures, or a table of them) holds what a site
+answered: a status, headers and a body, or no response at all. :class:`Archive` replays the
+policy of :mod:`robotrules.core.policy` over those answers exactly as a live fetch drives it
+(:func:`~robotrules.core.policy.begin`, :meth:`~robotrules.core.policy.Fetch.apply`): a captured
+503 disallows everything, a 404 allows everything, a redirect is followed to its captured target
+while the archive holds it (up to the hop limit), and a body is cut at the size limit. A request
+the archive does not hold (a redirect target, or the probes behind a 5xx) is a failed request,
+as a live fetch that got no answer. Pure: no clock, no I/O.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+from robotrules.core.policy import Entry, Failure, Fetch, Policy, Response, begin
+from robotrules.core.urls import is_robots_url
+
+__all__ = ["NOT_ARCHIVED", "Archive", "Capture"]
+
+NOT_ARCHIVED = "not in the archive"
+"""The detail of the failure that stands for a request the archive holds no answer to."""
+
+
+@dataclass(frozen=True, slots=True)
+class Capture:
+    """One archived answer to a request: ``status`` 0 when the request got no response.
+
+    ``headers`` have lower-case names; ``fetched_at`` is when it was captured (seconds since the
+    epoch, None when unknown); ``error`` says why there was no response (a failure kind of F8:
+    dns, connect, timeout, reset, protocol, tls or other).
+    """
+
+    url: str
+    status: int
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: bytes = b""
+    fetched_at: float | None = None
+    error: str = ""
+
+
+class Archive:
+    """Captures by URL (the latest capture of a URL wins), and the policy replayed over them."""
+
+    def __init__(self, captures: Iterable[Capture] = ()) -> None:
+        self._by_url: dict[str, Capture] = {}
+        for capture in captures:
+            self.add(capture)
+
+    def add(self, capture: Capture) -> None:
+        """Keep ``capture`` unless a later capture of its URL is already held."""
+        held = self._by_url.get(capture.url)
+        if held is None or (capture.fetched_at or 0.0) >= (held.fetched_at or 0.0):
+            self._by_url[capture.url] = capture
+
+    def __len__(self) -> int:
+        return len(self._by_url)
+
+    def __contains__(self, url: object) -> bool:
+        return url in self._by_url
+
+    def get(self, url: str) -> Capture | None:
+        """The capture of exactly ``url``, if held."""
+        return self._by_url.get(url)
+
+    def robots_urls(self) -> Iterator[str]:
+        """The captured URLs that are robots.txt URLs (S1), in the order first seen."""
+        return (url for url in self._by_url if is_robots_url(url))
+
+    def entry(self, robots_url: str, policy: Policy | None = None, now: float | None = None) -> Entry | None:
+        """The entry a fetch of ``robots_url`` would have made from these answers; None when the
+        archive holds no capture of ``robots_url`` itself (nothing is known of that site).
+
+        ``now`` defaults to the capture's time (0 when unknown), so the entry is fresh as of then.
+        """
+        first = self._by_url.get(robots_url)
+        if first is None:
+            return None
+        when = now if now is not None else (first.fetched_at or 0.0)
+        step: Fetch | Entry = begin(robots_url, None, when, policy or Policy())
+        while isinstance(step, Fetch):
+            step = step.apply(self._answer(step.url), when)
+        return step
+
+    def _answer(self, url: str) -> Response | Failure:
+        capture = self._by_url.get(url)
+        if capture is None:
+            return Failure("other", NOT_ARCHIVED)
+        if capture.status == 0:
+            return Failure(capture.error or "other", "captured without a response")
+        return Response(capture.status, capture.headers, capture.body)

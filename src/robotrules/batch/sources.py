@@ -1,0 +1,395 @@
+"""Where the robots.txt files of a batch come from: crawl archives, tables of captures, live sites.
+
+Three kinds of source, all giving, for a robots.txt URL, the :class:`~robotrules.batch.decide.Governing`
+that decides its URLs:
+
+* WARC files (``.warc``, ``.warc.gz``) of robots.txt captures, read with warcio: ``response``
+  records (WARC-Target-URI and the raw HTTP response, as Common Crawl's robots.txt sets hold
+  them) become :class:`Capture` objects; a ``revisit`` record takes the body of the response it
+  refers to (by payload digest or target URI) when the archive holds it, else it is skipped; a
+  ``metadata`` record whose WARC fields carry ``error`` (or ``fetch-error``) is a failed capture
+  (status 0, the error's kind); ``request``, ``warcinfo`` and other records are skipped.
+* Tables of captures (``.parquet``, ``.csv``, ``.jsonl``; ``.csv.gz`` and ``.jsonl.gz``): a row
+  per capture with ``robots_url`` (or ``url``), ``status``, ``headers`` (a JSON object, a map,
+  or ``name: value`` lines), ``body`` (bytes or text) and optionally ``fetched_at`` (seconds
+  since the epoch or an ISO 8601 time) and ``error``.
+* Live fetching through :class:`~robotrules.RobotsClient` and its store (:class:`LiveSource`).
+
+Archived answers are judged by :class:`~robotrules.batch.captures.Archive`, which replays the
+fetch policy exactly as a live fetch drives it (F1-F9): each robots.txt is judged as of the time
+it was captured.
+"""
+
+from __future__ import annotations
+
+import base64
+import csv
+import gzip
+import io
+import json
+import math
+import os
+import sys
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import IO, TYPE_CHECKING, Any, cast
+
+from robotrules.batch.captures import Archive, Capture
+from robotrules.batch.decide import Governing, governing
+from robotrules.core.policy import Policy
+from robotrules.errors import BlockedAddress, InvalidURL, require
+
+if TYPE_CHECKING:
+    from robotrules.client import RobotsClient
+
+__all__ = [
+    "ArchiveSource",
+    "LiveSource",
+    "SourceError",
+    "archive_of",
+    "read_captures",
+    "read_table_captures",
+    "read_warc",
+    "source_kind",
+]
+
+WARC_SUFFIXES = (".warc", ".warc.gz")
+TABLE_SUFFIXES = (".parquet", ".csv", ".csv.gz", ".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
+ERROR_KINDS = ("dns", "connect", "timeout", "reset", "protocol", "tls")
+
+
+class SourceError(ValueError):
+    """A robots.txt source that cannot be used: a missing file, an unknown format, a bad row."""
+
+
+def source_kind(path: str) -> str:
+    """"warc" or "table" from the file name; :class:`SourceError` for any other suffix."""
+    lower = path.lower()
+    if lower.endswith(WARC_SUFFIXES):
+        return "warc"
+    if lower.endswith(TABLE_SUFFIXES):
+        return "table"
+    raise SourceError(f"{path}: not a robots.txt source this can read (expected a file ending in "
+                      f"{', '.join(WARC_SUFFIXES + TABLE_SUFFIXES)})")
+
+
+def _files(path: str) -> list[str]:
+    """The source files of ``path``: itself, or the readable files a directory holds (sorted)."""
+    if os.path.isdir(path):
+        found = sorted(os.path.join(path, name) for name in os.listdir(path)
+                       if name.lower().endswith(WARC_SUFFIXES + TABLE_SUFFIXES))
+        if not found:
+            raise SourceError(f"{path}: the folder holds no WARC or table files")
+        return found
+    source_kind(path)
+    if not os.path.exists(path):
+        raise SourceError(f"cannot read {path}: no such file")
+    return [path]
+
+
+def read_captures(paths: str | Sequence[str]) -> Iterator[Capture]:
+    """The captures of WARC files, tables of captures and folders of them, in file order."""
+    for given in [paths] if isinstance(paths, str) else paths:
+        for path in _files(os.fspath(given)):
+            if source_kind(path) == "warc":
+                yield from read_warc(path)
+            else:
+                yield from read_table_captures(path)
+
+
+def archive_of(paths: str | Sequence[str]) -> Archive:
+    """An :class:`Archive` of everything the files hold (the latest capture of a URL wins)."""
+    return Archive(read_captures(paths))
+
+
+# -- WARC --------------------------------------------------------------------------------------
+
+
+def _timestamp(text: Any) -> float | None:
+    """Seconds since the epoch of a number, a datetime or an ISO 8601 time; None when absent."""
+    if text is None or text == "":
+        return None
+    if isinstance(text, datetime):
+        when = text if text.tzinfo else text.replace(tzinfo=timezone.utc)
+        return when.timestamp()
+    if isinstance(text, (int, float)):
+        return float(text) if math.isfinite(text) else None  # NaN: pandas' missing value
+    value = str(text).strip()
+    try:
+        number = float(value)
+    except ValueError:
+        pass
+    else:
+        return number if math.isfinite(number) else None
+    try:
+        when = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return (when if when.tzinfo else when.replace(tzinfo=timezone.utc)).timestamp()
+
+
+def _error_kind(text: str) -> str:
+    """The failure kind (F8) a free-form error names: dns, connect, timeout, ... else other."""
+    lower = text.lower()
+    for kind in ERROR_KINDS:
+        if kind in lower:
+            return kind
+    if "refused" in lower or "unreachable" in lower:
+        return "connect"
+    if "ssl" in lower or "certificate" in lower:
+        return "tls"
+    return "other"
+
+
+def _http_headers(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
+    headers: dict[str, str] = {}
+    for name, value in pairs:
+        key = name.lower()
+        if key in headers and key != "location":
+            headers[key] = f"{headers[key]}, {value}"
+        else:
+            headers.setdefault(key, value)
+    return headers
+
+
+def _warc_fields(data: bytes) -> dict[str, str]:
+    fields: dict[str, str] = {}
+    for line in data.decode("utf-8", "replace").splitlines():
+        name, sep, value = line.partition(":")
+        if sep:
+            fields[name.strip().lower()] = value.strip()
+    return fields
+
+
+def read_warc(path: str) -> Iterator[Capture]:
+    """The robots.txt captures of one WARC (or WARC.gz) file, read with warcio (see the module)."""
+    warcio = require("warcio.archiveiterator", "batch")
+    iterator_class: Any = warcio.ArchiveIterator  # type: ignore[attr-defined]
+    bodies: dict[str, bytes] = {}
+    by_uri: dict[str, bytes] = {}
+    pending: list[tuple[str, str, str, int, dict[str, str], float | None]] = []
+    try:
+        with open(path, "rb") as handle:
+            for record in iterator_class(handle, arc2warc=True):
+                capture = _record(record, bodies, by_uri, pending)
+                if capture is not None:
+                    yield capture
+    except OSError as exc:
+        raise SourceError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except Exception as exc:  # warcio's ArchiveLoadFailed and friends: a damaged or non-WARC file
+        if isinstance(exc, SourceError):
+            raise
+        raise SourceError(f"{path}: not a readable WARC file ({type(exc).__name__}: {exc})") from None
+    for uri, digest, refers, status, headers, when in pending:  # revisits of later records
+        body = bodies.get(digest) if digest else None
+        if body is None:
+            body = by_uri.get(refers)
+        if body is not None:
+            yield Capture(uri, status, headers, body, when)
+
+
+def _record(record: Any, bodies: dict[str, bytes], by_uri: dict[str, bytes],
+            pending: list[tuple[str, str, str, int, dict[str, str], float | None]]) -> Capture | None:
+    kind = record.rec_type
+    uri = (record.rec_headers.get_header("WARC-Target-URI") or "").strip("<>")
+    if not uri:
+        return None
+    when = _timestamp(record.rec_headers.get_header("WARC-Date"))
+    if kind == "response":
+        http = record.http_headers
+        if http is None:
+            return Capture(uri, 0, {}, b"", when, "protocol")
+        try:
+            status = int(http.get_statuscode() or 0)
+        except ValueError:
+            return Capture(uri, 0, {}, b"", when, "protocol")
+        body = record.content_stream().read()
+        digest = record.rec_headers.get_header("WARC-Payload-Digest")
+        if digest:
+            bodies[digest] = body
+        by_uri[uri] = body
+        return Capture(uri, status, _http_headers(http.headers), body, when)
+    if kind == "revisit":
+        http = record.http_headers
+        if http is None:
+            return None
+        try:
+            status = int(http.get_statuscode() or 0)
+        except ValueError:
+            return None
+        digest = record.rec_headers.get_header("WARC-Payload-Digest") or ""
+        refers = record.rec_headers.get_header("WARC-Refers-To-Target-URI") or uri
+        headers = _http_headers(http.headers)
+        body = bodies.get(digest) if digest else None
+        if body is None and refers in by_uri:
+            body = by_uri[refers]
+        if body is None:
+            pending.append((uri, digest, refers, status, headers, when))
+            return None
+        return Capture(uri, status, headers, body, when)
+    if kind == "metadata":
+        fields = _warc_fields(record.content_stream().read())
+        error = fields.get("error") or fields.get("fetch-error") or fields.get("fetcherror")
+        if error:
+            return Capture(uri, 0, {}, b"", when, _error_kind(error))
+    return None
+
+
+# -- tables ------------------------------------------------------------------------------------
+
+
+def _opened(path: str) -> IO[bytes]:
+    return cast("IO[bytes]", gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb"))
+
+
+def table_rows(path: str, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """The rows of a Parquet, CSV or JSONL file as dicts, numbered from 1, streamed.
+
+    Shared by the capture tables here and the URL tables of :mod:`robotrules.batch.tables`.
+    """
+    lower = path.lower()
+    try:
+        if lower.endswith(".parquet"):
+            yield from _parquet_rows(path, what)
+        elif lower.endswith((".csv", ".csv.gz")):
+            with _opened(path) as raw:
+                text = io.TextIOWrapper(raw, encoding="utf-8", newline="")
+                csv.field_size_limit(sys.maxsize)
+                reader = csv.DictReader(text)
+                if not reader.fieldnames:
+                    return
+                for number, row in enumerate(reader, 1):
+                    yield number, {key.strip().lower(): value for key, value in row.items() if key is not None}
+        else:
+            with _opened(path) as raw:
+                for number, line in enumerate(raw, 1):
+                    if not line.strip():
+                        continue
+                    try:
+                        data = json.loads(line)
+                    except ValueError:
+                        raise SourceError(f"{path}, line {number}: not a JSON object") from None
+                    if isinstance(data, str):
+                        data = {"url": data}
+                    if not isinstance(data, dict):
+                        raise SourceError(f"{path}, line {number}: not a JSON object")
+                    yield number, {str(key).lower(): value for key, value in data.items()}
+    except OSError as exc:
+        raise SourceError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise SourceError(f"{path}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+    except csv.Error as exc:
+        raise SourceError(f"{path}: not a readable CSV file ({exc})") from None
+
+
+def _parquet_rows(path: str, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    parquet: Any = require("pyarrow.parquet", "batch")
+    try:
+        handle = parquet.ParquetFile(path)
+    except OSError:
+        raise
+    except Exception as exc:  # pyarrow.ArrowInvalid: not a Parquet file
+        raise SourceError(f"{path}: not a readable Parquet file ({exc})") from None
+    number = 0
+    for batch in handle.iter_batches(batch_size=8192):
+        for row in batch.to_pylist():
+            number += 1
+            yield number, {str(key).lower(): value for key, value in row.items()}
+
+
+def _headers_of(value: Any, where: str) -> dict[str, str]:
+    if value is None or value == "" or (isinstance(value, float) and math.isnan(value)):
+        return {}
+    if isinstance(value, Mapping):
+        return {str(k).lower(): str(v) for k, v in value.items()}
+    if isinstance(value, list):  # a Parquet map reads as a list of (key, value) pairs
+        return _http_headers((str(k), str(v)) for k, v in value)
+    text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            data = json.loads(stripped)
+        except ValueError:
+            raise SourceError(f"{where}: the headers are not a JSON object") from None
+        if not isinstance(data, dict):
+            raise SourceError(f"{where}: the headers are not a JSON object")
+        return {str(k).lower(): str(v) for k, v in data.items()}
+    return _http_headers((name.strip(), v.strip()) for name, sep, v in
+                         (line.partition(":") for line in stripped.splitlines()) if sep)
+
+
+def _body_of(value: Any, encoding: str) -> bytes:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return b""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value)
+    if encoding == "base64":
+        return base64.b64decode(str(value))
+    return str(value).encode("utf-8")
+
+
+def read_table_captures(path: str) -> Iterator[Capture]:
+    """The captures of a table (see the module for its columns); :class:`SourceError` for a bad row."""
+    for number, row in table_rows(path, "the captures"):
+        where = f"{path}, row {number}"
+        url = row.get("robots_url") or row.get("url")
+        if not url:
+            raise SourceError(f"{where}: no robots_url (or url) column value")
+        raw_status = row.get("status")
+        try:
+            status = int(float(raw_status)) if raw_status not in (None, "") else 0
+        except (TypeError, ValueError):
+            raise SourceError(f"{where}: the status {raw_status!r} is not a number") from None
+        error = str(row.get("error") or "")
+        if status == 0 and not error:
+            error = "other"
+        yield Capture(str(url), status, _headers_of(row.get("headers"), where),
+                      _body_of(row.get("body"), str(row.get("body_encoding") or "")),
+                      _timestamp(row.get("fetched_at")), _error_kind(error) if error else "")
+
+
+# -- sources as the engines use them -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ArchiveSource:
+    """An archive judged by ``policy`` in ``mode``: picklable, so each worker process judges its
+    own rows. ``now`` None judges each robots.txt as of its capture (as a crawler did then)."""
+
+    archive: Archive
+    policy: Policy = field(default_factory=Policy)
+    mode: str = "google"
+    now: float | None = None
+
+    def governing(self, robots_url: str) -> Governing:
+        """What decides the URLs of ``robots_url`` (kind "unknown" when it was never captured)."""
+        entry = self.archive.entry(robots_url, self.policy, self.now)
+        when = self.now if self.now is not None else (entry.fetched_at if entry is not None else 0.0)
+        return governing(robots_url, entry, self.policy, when, self.mode)
+
+
+class LiveSource:
+    """Live robots.txt files through ``client`` and its store: fetched in the calling process,
+    ``threads`` at a time, then handed to the engine as :class:`Governing` objects."""
+
+    def __init__(self, client: RobotsClient, threads: int = 16) -> None:
+        self.client = client
+        self.threads = max(1, threads)
+
+    def governing(self, robots_url: str) -> Governing:
+        """What decides ``robots_url``'s URLs now, as :meth:`RobotsClient.check` sees it."""
+        try:
+            state = self.client.robots(robots_url)
+        except (InvalidURL, BlockedAddress) as exc:
+            return Governing(robots_url, "unknown", 0, str(exc))
+        return Governing(robots_url, state.kind, state.status, state.reason, state.robots)
+
+    def fetch_all(self, robots_urls: Iterable[str]) -> dict[str, Governing]:
+        """:meth:`governing` of each URL, fetched concurrently."""
+        wanted = list(dict.fromkeys(robots_urls))
+        if len(wanted) <= 1 or self.threads == 1:
+            return {url: self.governing(url) for url in wanted}
+        with ThreadPoolExecutor(min(self.threads, len(wanted))) as pool:
+            return dict(zip(wanted, pool.map(self.governing, wanted), strict=True))

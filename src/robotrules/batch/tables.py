@@ -1,0 +1,174 @@
+"""The tables of a batch: URL inputs read and decided rows written, both streamed in chunks.
+
+Inputs (the format from the file name): Parquet (``.parquet``), CSV (``.csv``, ``.csv.gz``) with
+a header row, JSON Lines (``.jsonl``, ``.ndjson``, optionally ``.gz``; objects, or plain JSON
+strings), or anything else read as one URL a line (blank lines and ``#`` comments skipped). A
+table names its URLs in a ``url`` column and may have an ``agent`` column: a row with an agent
+is decided for that agent only; a row without one, for each of the run's agents.
+
+Outputs (the format from the file name): ``.parquet``, ``.csv``, ``.csv.gz``, ``.jsonl``,
+``.jsonl.gz``, with the columns of :data:`~robotrules.batch.decide.COLUMNS`; ``allowed`` is
+empty (null) when nothing is known of the site.
+"""
+
+from __future__ import annotations
+
+import csv
+import functools
+import gzip
+import io
+import json
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from typing import IO, Any, cast
+
+from robotrules.batch.decide import COLUMNS, Row
+from robotrules.batch.sources import SourceError, table_rows
+from robotrules.errors import require
+
+__all__ = ["OUTPUT_SUFFIXES", "RowWriter", "open_writer", "output_format", "read_pairs", "read_urls"]
+
+OUTPUT_SUFFIXES = {".parquet": "parquet", ".csv": "csv", ".csv.gz": "csv", ".jsonl": "jsonl",
+                   ".jsonl.gz": "jsonl", ".ndjson": "jsonl", ".ndjson.gz": "jsonl"}
+_TABLE_INPUTS = (".parquet", ".csv", ".csv.gz", ".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
+
+
+def read_urls(path: str, stdin: IO[bytes] | None = None) -> Iterator[tuple[str, str | None]]:
+    """``(url, agent or None)`` for each row of the input at ``path`` ("-": ``stdin``, one URL a line)."""
+    if path == "-":
+        if stdin is None:
+            raise SourceError("no standard input to read URLs from")
+        yield from _lines(stdin, "<stdin>")
+        return
+    if not os.path.exists(path):
+        raise SourceError(f"cannot read the URL list {path}: no such file")
+    if os.path.isdir(path):
+        raise SourceError(f"cannot read the URL list {path}: it is a folder")
+    if not path.lower().endswith(_TABLE_INPUTS):
+        try:
+            with open(path, "rb") as handle:
+                yield from _lines(handle, path)
+        except OSError as exc:
+            raise SourceError(f"cannot read the URL list {path}: {exc.strerror or exc}") from None
+        return
+    for _number, row in table_rows(path, "the URL list"):
+        url = row.get("url")
+        if url is None or url == "":
+            if "url" not in row:
+                raise SourceError(f"{path}: no 'url' column (found: {', '.join(row) or 'none'})")
+            continue
+        agent = row.get("agent")
+        yield str(url).strip(), (str(agent).strip() or None) if agent is not None else None
+
+
+def _lines(handle: Iterable[bytes], name: str) -> Iterator[tuple[str, str | None]]:
+    for number, raw in enumerate(handle, 1):
+        try:
+            line = raw.decode("utf-8").strip()
+        except UnicodeDecodeError:
+            raise SourceError(f"{name}, line {number}: not UTF-8 text") from None
+        if line and not line.startswith("#"):
+            yield line, None
+
+
+def read_pairs(rows: Iterable[tuple[str, str | None]], agents: Sequence[str]) -> Iterator[tuple[str, str]]:
+    """The (url, agent) pairs to decide: a row's own agent, else each of ``agents`` in order."""
+    for url, agent in rows:
+        if agent:
+            yield url, agent
+        else:
+            for name in agents:
+                yield url, name
+
+
+def output_format(path: str) -> str:
+    """"parquet", "csv" or "jsonl" from the output file name; :class:`SourceError` otherwise."""
+    lower = path.lower()
+    for suffix in sorted(OUTPUT_SUFFIXES, key=len, reverse=True):
+        if lower.endswith(suffix):
+            return OUTPUT_SUFFIXES[suffix]
+    raise SourceError(f"{path}: cannot tell the output format from the file name "
+                      f"(use one of {', '.join(OUTPUT_SUFFIXES)})")
+
+
+class RowWriter:
+    """Writes rows to one file as they come (:meth:`write` per chunk); :meth:`close` finishes it.
+
+    Parquet is written one row group per chunk, CSV and JSON Lines line by line, so memory
+    holds one chunk at most. A context manager.
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.format = output_format(path)
+        self.rows = 0
+        self._parquet: Any = None
+        self._text: IO[str] | None = None
+        self._csv: Any = None
+        folder = os.path.dirname(os.path.abspath(path))
+        if not os.path.isdir(folder):
+            raise SourceError(f"cannot write {path}: the folder {folder} does not exist")
+        try:
+            if self.format == "parquet":
+                parquet: Any = require("pyarrow.parquet", "batch")
+                self._parquet = parquet.ParquetWriter(path, _schema())
+            else:
+                # the writer owns the file until close(): no with-block can span its life
+                raw = cast("IO[bytes]", gzip.open(path, "wb") if path.lower().endswith(".gz")  # noqa: SIM115
+                           else open(path, "wb"))  # noqa: SIM115
+                self._text = io.TextIOWrapper(raw, encoding="utf-8", newline="")
+                if self.format == "csv":
+                    self._csv = csv.writer(self._text)
+                    self._csv.writerow(COLUMNS)
+        except OSError as exc:
+            raise SourceError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+    def write(self, rows: Sequence[Row]) -> None:
+        """Append ``rows`` (tuples in the order of :data:`COLUMNS`)."""
+        if not rows:
+            return
+        self.rows += len(rows)
+        if self._parquet is not None:
+            pyarrow: Any = require("pyarrow", "batch")
+            columns = list(zip(*rows, strict=True))
+            self._parquet.write_table(pyarrow.Table.from_arrays(
+                [pyarrow.array(column, type=field.type) for column, field in zip(columns, _schema(), strict=True)],
+                schema=_schema()))
+        elif self._csv is not None:
+            self._csv.writerows((row[0], row[1], "" if row[2] is None else ("true" if row[2] else "false"), *row[3:])
+                                for row in rows)
+        else:
+            assert self._text is not None
+            dumps = json.dumps
+            self._text.write("".join(dumps(dict(zip(COLUMNS, row, strict=True))) + "\n" for row in rows))
+
+    def close(self) -> None:
+        """Finish the file (a Parquet footer, the last buffered bytes)."""
+        if self._parquet is not None:
+            self._parquet.close()
+            self._parquet = None
+        if self._text is not None:
+            self._text.close()
+            self._text = None
+
+    def __enter__(self) -> RowWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_writer(path: str) -> RowWriter:
+    """A :class:`RowWriter` for ``path`` (the format from its suffix)."""
+    return RowWriter(path)
+
+
+@functools.lru_cache(maxsize=1)
+def _schema() -> Any:
+    """The Arrow schema of the output (made once, lazily: pyarrow is an optional extra)."""
+    pyarrow: Any = require("pyarrow", "batch")
+    return pyarrow.schema([
+            ("url", pyarrow.string()), ("agent", pyarrow.string()), ("allowed", pyarrow.bool_()),
+            ("line", pyarrow.int32()), ("rule", pyarrow.string()), ("robots_url", pyarrow.string()),
+            ("robots_status", pyarrow.int32()), ("reason", pyarrow.string()),
+    ])
