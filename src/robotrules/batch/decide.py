@@ -9,7 +9,7 @@ product token, as on every surface for people (a token, a versioned name or a wh
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Literal
 
@@ -44,6 +44,8 @@ class Governing:
     status: int
     reason: str
     robots: RobotsTxt | None = None
+    texts: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
+    """Deciding lines as written, by number, read from the body once each (a site's rows share them)."""
 
 
 def governing(robots_url: str, entry: Entry | None, policy: Policy, now: float, mode: str = "google") -> Governing:
@@ -70,7 +72,11 @@ def decide_row(url: str, agent: str, gov: Governing | None) -> Row:
         return (url, agent, None, 0, "", "", 0, "no robots.txt for this URL (not an absolute http, https or ftp URL)")
     if gov.robots is not None:
         decision = gov.robots.check(url, _token(agent))
-        text = gov.robots.line_text(decision.line) if decision.line else ""
+        text = ""
+        if decision.line:
+            text = gov.texts.get(decision.line, "")
+            if not text:
+                text = gov.texts[decision.line] = gov.robots.line_text(decision.line)
         return (url, agent, decision.allowed, decision.line, text, gov.robots_url, gov.status, gov.reason)
     allowed = None if gov.kind == "unknown" else gov.kind == "allow"
     return (url, agent, allowed, 0, "", gov.robots_url, gov.status, gov.reason)
