@@ -49,12 +49,6 @@ Examples:
 """
 
 
-def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-    if value is not None and value < 1:
-        raise click.BadParameter(f"must be at least 1, not {value}", ctx, param)
-    return value
-
-
 @click.command("audit", help=HELP, short_help="Audit which crawlers sites block, as a table and an HTML report.")
 @click.option("--robots", "robots", metavar="SOURCE", multiple=True,
               help="robots.txt captures: a WARC file, a table of captures or a folder (repeatable). "
@@ -71,7 +65,7 @@ def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> 
 @click.option("--report", "report_path", metavar="FILE", default=None, help="Also write an HTML report to FILE.")
 @click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
               help="local: all cores of this machine; spark: Apache Spark (not available for audits yet).")
-@click.option("--processes", type=int, default=None, callback=_positive, metavar="N",
+@click.option("--processes", type=int, default=None, callback=options.positive_count, metavar="N",
               help="Worker processes of the local engine [default: one per core for large audits].")
 @options.fetch_options
 @options.mode_option

@@ -48,12 +48,6 @@ Examples:
 """
 
 
-def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
-    if value is not None and value < 1:
-        raise click.BadParameter(f"must be at least 1, not {value}", ctx, param)
-    return value
-
-
 @click.command("batch", help=HELP, short_help="Decide a table of URLs against crawl archives or live sites.")
 @click.option("--urls", "urls_file", metavar="FILE", required=True,
               help="The URLs: a .parquet, .csv or .jsonl table (url, optional agent), or one URL a line; '-': stdin.")
@@ -65,7 +59,7 @@ def _positive(ctx: click.Context, param: click.Parameter, value: int | None) -> 
               help="Where the rows go: .parquet, .csv, .jsonl (or .csv.gz, .jsonl.gz).")
 @click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
               help="local: all cores of this machine; spark: Apache Spark (captures only).")
-@click.option("--processes", type=int, default=None, callback=_positive, metavar="N",
+@click.option("--processes", type=int, default=None, callback=options.positive_count, metavar="N",
               help="Worker processes of the local engine [default: one per core].")
 @options.fetch_options
 @options.mode_option

@@ -48,6 +48,13 @@ def _positive_seconds(ctx: click.Context, param: click.Parameter, value: float) 
     return value
 
 
+def positive_count(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """A click callback: an optional count (``--processes``) must be at least 1."""
+    if value is not None and value < 1:
+        raise click.BadParameter(f"must be at least 1, not {value}", ctx, param)
+    return value
+
+
 agent_option = click.option(
     "--agent", "-a", "agent", multiple=True, metavar="AGENT",
     help="The crawler to decide for (repeatable): a product token (Googlebot), a versioned name "
