@@ -18,7 +18,7 @@ from robotrules.core.lint import CODES, Diagnostic, lint
 from robotrules.core.model import Extension, Group
 from robotrules.core.modes import MODES
 from robotrules.core.policy import Entry, Policy
-from robotrules.core.robotstxt import Decision, RobotsTxt, parse
+from robotrules.core.robotstxt import AgentRules, Decision, RobotsTxt, parse
 from robotrules.core.rules import Rule
 from robotrules.core.urls import Scope, is_robots_url, path_params_query
 from robotrules.errors import (
@@ -37,6 +37,7 @@ __all__ = [
     "COMPILED",
     "MODES",
     "SIZE_LIMIT",
+    "AgentRules",
     "AsyncRobotsClient",
     "BlockedAddress",
     "CheckResult",

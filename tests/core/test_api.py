@@ -14,7 +14,7 @@ CORE = Path(robotrules.__file__).parent / "core"
 
 EXPECTED_ALL = [
     "CODES", "COMPILED", "MODES", "SIZE_LIMIT",
-    "AsyncRobotsClient", "BlockedAddress", "CheckResult", "ContentUsage", "Decision", "Diagnostic", "Entry",
+    "AgentRules", "AsyncRobotsClient", "BlockedAddress", "CheckResult", "ContentUsage", "Decision", "Diagnostic", "Entry",
     "Extension", "Group", "InvalidURL", "MemoryStore", "MissingExtra", "Policy", "RedisStore", "RequestRate",
     "RobotsClient", "RobotsDisallowed", "RobotsError", "RobotsState", "RobotsTxt", "Rule", "SQLiteStore", "Scope", "Store",
     "StoreError", "UnsupportedScheme",

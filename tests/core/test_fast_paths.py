@@ -91,3 +91,50 @@ def test_url_fast_path_equals_general_extraction(scheme, sep, host, path):
 def test_url_fast_path_equals_general_extraction_on_any_text(url):
     """R3: the same, on arbitrary strings made of the characters that matter."""
     assert urls.path_params_query(url) == urls._general_path(url)
+
+
+AGENT_NAMES = st.sampled_from(["googlebot", "Googlebot", "GPTBot", "*", "foo", "FooBot", "", "googlebot-news",
+                               "b\u00fcbot", "x y"])
+CHECK_URLS = st.sampled_from(["/", "/a", "/a*b", "/a$", "/%7e", "/%7E", "/\u00e9", "/b", "/c/d?x=1", "/a#c",
+                              "https://example.com/a/b", "http://h/%C3%A9", "/robots.txt", "", "?q"])
+
+
+@pytest.mark.parametrize("mode_name", sorted(MODES))
+@settings(max_examples=400, deadline=None)
+@given(body_lines=st.lists(lines(), max_size=12), url=CHECK_URLS, agents=st.lists(AGENT_NAMES, max_size=6))
+def test_verdicts_for_many_agents_equal_check_for_each_agent(mode_name, body_lines, url, agents):
+    """G2, G4, R1, R6: RobotsTxt.verdicts (one path, agents sharing a group share a match) gives,
+    for each agent, the allowed and line that check(url, agent) gives."""
+    from robotrules import parse
+
+    robots = parse("\n".join(body_lines), mode=mode_name)
+    expected = [(d.allowed, d.line) for d in (robots.check(url, agent) for agent in agents)]
+    assert robots.verdicts(url, agents) == expected
+
+
+@pytest.mark.parametrize("mode_name", sorted(MODES))
+@settings(max_examples=200, deadline=None)
+@given(body_lines=st.lists(lines(), max_size=12), urls=st.lists(CHECK_URLS, max_size=5),
+       agents=st.lists(AGENT_NAMES, max_size=6))
+def test_rules_selected_once_for_agents_decide_every_url_as_check_does(mode_name, body_lines, urls, agents):
+    """G2, G4: AgentRules (the agents' groups selected once) answers each of many URLs as check does."""
+    from robotrules import parse
+
+    robots = parse("\n".join(body_lines), mode=mode_name)
+    rules = robots.for_agents(agents)
+    assert rules.agents == tuple(agents)
+    for url in urls:
+        assert rules.verdicts(url) == [(d.allowed, d.line) for d in (robots.check(url, agent) for agent in agents)]
+
+
+def test_verdicts_refuses_what_check_refuses():
+    """A URL or agent that is not a string is a TypeError, as for check."""
+    from robotrules import parse
+
+    robots = parse("User-agent: *\nDisallow: /a\n")
+    with pytest.raises(TypeError):
+        robots.verdicts(b"/a", ["x"])  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        robots.verdicts("/a", [None])  # type: ignore[list-item]
+    with pytest.raises(TypeError):
+        robots.for_agents(["x"]).verdicts(None)  # type: ignore[arg-type]

@@ -28,10 +28,10 @@ from robotrules.core.matcher import EMPTY, RuleSet
 from robotrules.core.model import Extension, Group, Merged, build_model
 from robotrules.core.modes import Mode, get_mode
 from robotrules.core.pattern import rfc_normalise_path
-from robotrules.core.rules import ALLOW_BIT, PRIORITY_ONE, Rule, verdict
+from robotrules.core.rules import ALLOW_BIT, PRIORITY_ONE, Rule, line_of, verdict
 from robotrules.core.urls import path_params_query
 
-__all__ = ["Decision", "RobotsTxt", "parse"]
+__all__ = ["AgentRules", "Decision", "RobotsTxt", "parse"]
 
 UserAgents = str | Sequence[str]
 
@@ -123,6 +123,21 @@ class RobotsTxt:
             return Decision(True, 0, None, groups, agent, path)
         rule = ruleset.rule(found)
         return Decision(verdict(found), rule.line, rule, groups, agent, path)
+
+    def verdicts(self, url: str, user_agents: Sequence[str]) -> list[tuple[bool, int]]:
+        """For each agent of ``user_agents`` (each one crawler, not a union as in :meth:`check`),
+        ``(allowed, line)`` as :meth:`check` of ``url`` and that agent gives them.
+
+        For tables of URLs x agents: the path is extracted once, and agents that select the same
+        group (G2, G4) share one match; no :class:`Decision` is built. To ask about many URLs with
+        the same agents, select their rules once with :meth:`for_agents`.
+        """
+        return AgentRules(self, user_agents).verdicts(url)
+
+    def for_agents(self, user_agents: Sequence[str]) -> AgentRules:
+        """The rules each of ``user_agents`` obeys here, selected once (G2, G4), to decide many URLs
+        with :meth:`AgentRules.verdicts`."""
+        return AgentRules(self, user_agents)
 
     def line_text(self, line: int) -> str:
         """Line ``line`` (1-based) of the file as written, without its line break; "" when there is none.
@@ -237,6 +252,61 @@ class RobotsTxt:
         if default is not None:
             return default.ruleset, (default,), "*"
         return _NONE
+
+
+class AgentRules:
+    """The rules that each of a fixed list of agents obeys in one robots.txt, selected once
+    (G2, G4; each agent one crawler): :meth:`verdicts` then decides a URL for all of them, with
+    one path extraction and one match per distinct group. Made by :meth:`RobotsTxt.for_agents`;
+    immutable, and it keeps the answers of :meth:`RobotsTxt.check` for each agent.
+    """
+
+    __slots__ = ("_agents", "_robots", "_rulesets", "_slots")
+
+    def __init__(self, robots: RobotsTxt, user_agents: Sequence[str]) -> None:
+        agents: list[str] = []
+        for agent in user_agents:
+            if not isinstance(agent, str):
+                raise TypeError(f"user_agent must be str, not {type(agent).__name__}")
+            agents.append(agent)
+        self._robots = robots
+        self._agents = tuple(agents)
+        self._rulesets: list[RuleSet] = []  # distinct, in order of first use
+        self._slots: list[int] = []  # per agent: its ruleset's index
+        if not robots._plain:  # other modes decide through check (normalisation, 1994 records)
+            return
+        for agent in agents:
+            key = caller_key(agent)
+            selected = robots._by_token.get(key) if key is not None else None
+            ruleset = (selected or robots._fallback).ruleset
+            for index, known in enumerate(self._rulesets):
+                if known is ruleset:
+                    self._slots.append(index)
+                    break
+            else:
+                self._slots.append(len(self._rulesets))
+                self._rulesets.append(ruleset)
+
+    @property
+    def agents(self) -> tuple[str, ...]:
+        """The agents, in the order their verdicts are given."""
+        return self._agents
+
+    def verdicts(self, url: str) -> list[tuple[bool, int]]:
+        """``(allowed, line)`` for ``url``, one per agent in order: the verdict and the deciding
+        line (0 when no rule matches) that :meth:`RobotsTxt.check` gives (R1, R6)."""
+        if not isinstance(url, str):
+            raise TypeError(f"url must be str, not {type(url).__name__}")
+        if not self._robots._plain:
+            return [(d.allowed, d.line) for d in (self._robots.check(url, agent) for agent in self._agents)]
+        path = path_params_query(url)
+        results: list[tuple[bool, int]] = []
+        for ruleset in self._rulesets:
+            found = ruleset.best(path)
+            results.append((True, 0) if found is None else (verdict(found), line_of(found[0])))
+        if len(results) == 1:
+            return results * len(self._slots)
+        return [results[index] for index in self._slots]
 
 
 def parse(body: bytes | str, *, mode: str = "google") -> RobotsTxt:

@@ -6,7 +6,7 @@ keeps the first). :func:`rank` packs exactly that order into an integer, so the 
 compares integers and keeps rules as compact ``(rank, pattern)`` pairs.
 
 This module is the one place that packs and unpacks a rank: :func:`rank` packs it;
-:func:`make_rule`, :func:`disallows` and :func:`verdict` read it. Two hot paths repeat an
+:func:`make_rule`, :func:`disallows`, :func:`line_of` and :func:`verdict` read it. Two hot paths repeat an
 expression of these constants inline, because a call there costs in pure Python (under
 mypyc it would not): the model builder packs each rule line as :func:`rank` does, and
 ``RobotsTxt.allowed`` reads the verdict as :func:`verdict` does. Both say so where they do it.
@@ -25,6 +25,7 @@ __all__ = [
     "Ranked",
     "Rule",
     "disallows",
+    "line_of",
     "make_rule",
     "rank",
     "verdict",
@@ -55,6 +56,11 @@ def rank(allow: bool, priority: int, line: int) -> int:
 def disallows(r: int) -> bool:
     """R1: whether the rule of rank ``r``, when it decides, disallows: a disallow with a non-empty pattern."""
     return not r & ALLOW_BIT and r >= PRIORITY_ONE
+
+
+def line_of(r: int) -> int:
+    """The 1-based line of the rule of rank ``r`` (R6 reports the earliest of equal rules)."""
+    return LINE_MASK - (r & LINE_MASK)
 
 
 def verdict(found: Ranked | None) -> bool:
@@ -88,6 +94,6 @@ def make_rule(ranked: Ranked, written: Mapping[int, str] | None) -> Rule:
     priority = r >> PRIORITY_SHIFT
     if len(pattern) < priority:
         pattern += "*" * (priority - len(pattern))
-    line = LINE_MASK - (r & LINE_MASK)
+    line = line_of(r)
     value = written.get(line, pattern) if written else pattern
     return Rule(bool(r & ALLOW_BIT), pattern, line, value, priority)
