@@ -9,20 +9,26 @@
    hosts), 404, 503 and 500, failed fetches (metadata records with an error), sites never
    captured; the real bodies include HTML error pages served with 200.
 2. Rows: the corpus links x a set of agents, scaled up synthetically to ``--rows`` (default 10
-   million) by cycling with a ``?r=<n>`` query per round; generated lazily, never held at once.
+   million, rounded up to whole URLs) by cycling with a ``?r=<n>`` query per round; generated
+   lazily, never held at once. The engines get the URLs and the agents (as the CLI's
+   ``--urls`` and ``--agent`` give them); the peer loops get the same rows as (url, agent) pairs.
 3. Measured in one run, on the same stream of rows:
-   - the local engine (``robotrules.batch.rows``, reading the WARC itself) with 1 and 2 processes;
+   - the local engine (``robotrules.batch.rows``, reading the WARC itself) with 1 and 2 processes,
+     the decided rows counted as the CLI counts them (allowed, disallowed, unknown);
+   - the whole CLI job in one process (``robotrules.batch.run``: a text file of URLs in, a Parquet
+     file of rows out; the URL file is written before the clock starts);
    - Spark in local mode (``robotrules.spark.decide``, URLs from a Parquet file, output discarded
      with the ``noop`` writer; session start-up reported apart);
    - protego doing the same job: ``Protego.parse`` once per robots.txt body, ``can_fetch`` per row;
-   - robotrules' bare in-memory check loop: ``parse`` once per robots.txt, ``RobotsTxt.allowed``
-     per row, with the same per-row lookup as the protego loop, no batch machinery.
-   Peers and the bare loop run on the first ``--peer-rows`` rows (default 1 million) of the same
+   - robotrules' bare in-memory loops, with the same per-row lookup as the protego loop and no
+     batch machinery: ``parse`` once per robots.txt, then ``RobotsTxt.allowed`` per row, or
+     ``RobotsTxt.verdicts`` per URL (every agent's verdict and line: the engine's own floor).
+   Peers and the bare loops run on the first ``--peer-rows`` rows (default 1 million) of the same
    stream; rows per second are compared. Peak memory is the RSS of the whole process tree
    (workers, the JVM) sampled every 50 ms during each phase.
 
 Targets (issue #11): local engine (1 process) >= 5x protego's rows/s; its time per row <= 3x the
-bare loop's. Reported as met / not met; the script never fails because a target is missed.
+bare verdicts loop's. Reported as met / not met; the script never fails because a target is missed.
 """
 
 from __future__ import annotations
@@ -137,19 +143,24 @@ def load_sites(corpus: Path, limit: int | None) -> tuple[list[str], list[list[st
     return sites, links
 
 
-def row_stream(links: list[list[str]], total: int) -> Iterator[tuple[str, str]]:
-    """``total`` (url, agent) rows: every link with every agent, site by site, then again with
-    ``?r=<round>`` (``&r=`` when the link has a query) until ``total``. Lazy."""
+def url_stream(links: list[list[str]], total: int) -> Iterator[str]:
+    """The URLs of ``total`` rows (``total`` / len(AGENTS), rounded up): every link, site by site,
+    then again with ``?r=<round>`` (``&r=`` when the link has a query), and so on. Lazy."""
     flat = [u for site in links for u in site]
-    produced = 0
+    wanted = -(-total // len(AGENTS))
     for rnd in itertools.count():
         for link in flat:
-            url = f"{link}{'&' if '?' in link else '?'}r={rnd}" if rnd else link
-            for agent in AGENTS:
-                if produced >= total:
-                    return
-                yield url, agent
-                produced += 1
+            if wanted <= 0:
+                return
+            yield f"{link}{'&' if '?' in link else '?'}r={rnd}" if rnd else link
+            wanted -= 1
+
+
+def row_stream(links: list[list[str]], total: int) -> Iterator[tuple[str, str]]:
+    """The same rows as (url, agent) pairs: each URL of :func:`url_stream` with every agent."""
+    for url in url_stream(links, total):
+        for agent in AGENTS:
+            yield url, agent
 
 
 # --------------------------------------------------------------------------- memory
@@ -233,11 +244,26 @@ def timed(name: str, job: Callable[[], int], note: str = "") -> Result:
 def local_job(warc: Path, links: list[list[str]], total: int, processes: int) -> Callable[[], int]:
     def run() -> int:
         from robotrules import batch
+        from robotrules.batch.local import Counts
 
-        count = 0
-        for chunk in batch.rows(row_stream(links, total), AGENTS, [str(warc)], processes=processes):
-            count += len(chunk)
-        return count
+        counts = Counts()
+        for chunk in batch.rows(url_stream(links, total), AGENTS, [str(warc)], processes=processes):
+            counts.add(chunk)
+        return counts.rows
+
+    return run
+
+
+def file_job(warc: Path, links: list[list[str]], total: int, workdir: Path) -> Callable[[], int]:
+    """The CLI's job: URLs from a text file, rows to a Parquet file (the URL file is written first)."""
+    urls = workdir / "urls.txt"
+    with open(urls, "w", encoding="utf-8") as handle:
+        handle.writelines(url + "\n" for url in url_stream(links, total))
+
+    def run() -> int:
+        from robotrules import batch
+
+        return batch.run(urls, workdir / "rows.parquet", AGENTS, [str(warc)], processes=1).rows
 
     return run
 
@@ -286,6 +312,7 @@ def protego_job(bodies: dict[str, bytes], links: list[list[str]], total: int) ->
 
 
 def bare_job(bodies: dict[str, bytes], links: list[list[str]], total: int) -> Callable[[], int]:
+    """robotrules' simplest loop: ``RobotsTxt.allowed`` once per (url, agent) row."""
     def run() -> int:
         import robotrules
 
@@ -298,6 +325,27 @@ def bare_job(bodies: dict[str, bytes], links: list[list[str]], total: int) -> Ca
                 robots = parsed[key] = robotrules.parse(bodies.get(key, b""))
             robots.allowed(url, agent)
             count += 1
+        return count
+
+    return run
+
+
+def verdicts_job(bodies: dict[str, bytes], links: list[list[str]], total: int) -> Callable[[], int]:
+    """robotrules' fastest in-memory loop, the floor of the engine's cost: ``RobotsTxt.verdicts``
+    once per URL for all its agents (each agent's verdict and deciding line)."""
+    def run() -> int:
+        import robotrules
+        from robotrules.core.agents import user_agent_token
+
+        tokens = [user_agent_token(agent) for agent in AGENTS]
+        parsed: dict[str, Any] = {}
+        count = 0
+        for url in url_stream(links, total):
+            key = _origin_key(url)
+            robots = parsed.get(key)
+            if robots is None:
+                robots = parsed[key] = robotrules.parse(bodies.get(key, b""))
+            count += len(robots.verdicts(url, tokens))
         return count
 
     return run
@@ -342,14 +390,16 @@ def spark_phase(warc: Path, links: list[list[str]], total: int, workdir: Path) -
 
 def report(results: list[Result], meta: dict[str, Any]) -> dict[str, Any]:
     by = {r.name: r for r in results}
-    local1, protego, bare = by.get("local, 1 process"), by.get("protego loop"), by.get("bare check loop")
+    local1, protego = by.get("local, 1 process"), by.get("protego loop")
+    bare = by.get("bare verdicts loop") or by.get("bare check loop")
     summary: dict[str, Any] = {}
     if local1 and protego:
         ratio = local1.rows_per_second / protego.rows_per_second
         summary["vs_protego"] = {"value": round(ratio, 2), "target": ">= 5", "met": ratio >= 5.0}
     if local1 and bare:
         ratio = bare.rows_per_second / local1.rows_per_second
-        summary["overhead_vs_bare"] = {"value": round(ratio, 2), "target": "<= 3", "met": ratio <= 3.0}
+        summary["overhead_vs_bare"] = {"value": round(ratio, 2), "target": "<= 3", "met": ratio <= 3.0,
+                                       "bare": bare.name}
     return {"meta": meta, "results": [r.to_dict() for r in results], "summary": summary}
 
 
@@ -360,7 +410,8 @@ def markdown(data: dict[str, Any]) -> str:
                      f"{r['peak_rss_mib']:,} | {r['note']} |")
     lines.append("")
     for key, s in data["summary"].items():
-        label = "local (1 process) rows/s / protego rows/s" if key == "vs_protego" else "bare loop rows/s / local (1 process) rows/s"
+        label = ("local (1 process) rows/s / protego rows/s" if key == "vs_protego"
+                 else f"{s.get('bare', 'bare loop')} rows/s / local (1 process) rows/s")
         lines.append(f"- {label}: **{s['value']}** (target {s['target']}: {'met' if s['met'] else 'NOT met'})")
     m = data["meta"]
     lines.append(f"- {m['sites']} sites, {m['links']:,} links x {len(AGENTS)} agents; archive mix: {m['mix']}; "
@@ -375,6 +426,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="a smoke run: 50,000 rows, 20,000 for the peers")
     parser.add_argument("--limit", type=int, default=None, help="only the first N sites (by name)")
     parser.add_argument("--no-spark", action="store_true", help="skip the Spark engine")
+    parser.add_argument("--no-file", action="store_true", help="skip the whole-job run (URL file to Parquet)")
     parser.add_argument("--processes", default="1,2", help="local engine process counts (default 1,2)")
     parser.add_argument("--corpus", type=Path, default=default_corpus())
     parser.add_argument("--workdir", type=Path, default=None, help="where the WARC and Parquet go (default: a temp dir)")
@@ -384,6 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.quick:
         args.rows, args.peer_rows = min(args.rows, 50_000), min(args.peer_rows, 20_000)
+    args.rows, args.peer_rows = (-(-n // len(AGENTS)) * len(AGENTS) for n in (args.rows, args.peer_rows))  # whole URLs
     say = (lambda *a: None) if args.quiet else (lambda *a: print(*a, file=sys.stderr, flush=True))
     if not (args.corpus / "robotfiles").is_dir():
         print(f"corpus not found: {args.corpus}", file=sys.stderr)
@@ -400,6 +453,10 @@ def main(argv: list[str] | None = None) -> int:
             say(f"local engine, {n} process(es), {args.rows:,} rows ...")
             results.append(timed(f"local, {n} process{'es' if n > 1 else ''}", local_job(warc, links, args.rows, n),
                                  "reads the WARC, judges each robots.txt by the fetch policy"))
+        if not args.no_file:
+            say(f"local engine, whole job to Parquet, {args.rows:,} rows ...")
+            job = file_job(warc, links, args.rows, workdir)
+            results.append(timed("local, 1 process, file to Parquet", job, "URL file in, Parquet rows out"))
         bodies = bodies_by_robots_url(warc)
         try:
             import protego  # noqa: F401
@@ -408,8 +465,11 @@ def main(argv: list[str] | None = None) -> int:
             results.append(timed("protego loop", protego_job(bodies, links, args.peer_rows), "parse once per robots.txt"))
         except ImportError:
             say("protego is not installed: skipped")
-        say(f"bare check loop, {args.peer_rows:,} rows ...")
-        results.append(timed("bare check loop", bare_job(bodies, links, args.peer_rows), "robotrules.parse + allowed"))
+        say(f"bare check loops, {args.peer_rows:,} rows ...")
+        results.append(timed("bare check loop", bare_job(bodies, links, args.peer_rows),
+                             "robotrules.parse + allowed() per row"))
+        results.append(timed("bare verdicts loop", verdicts_job(bodies, links, args.peer_rows),
+                             "robotrules.parse + verdicts() per URL"))
         if not args.no_spark:
             try:
                 import pyspark  # noqa: F401

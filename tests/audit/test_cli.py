@@ -81,7 +81,7 @@ def test_audit_of_live_sites_fetches_through_the_cache(tmp_path: Path) -> None:
     (["--robots", "{warc}", "--output", "x.csv", "--report", "r.pdf"], "must end in .html"),
     (["--robots", "{warc}", "--output", "x.csv", "-a", "  "], "names no crawler"),
     (["--robots", "{warc}", "--output", "x.csv", "--registry", "bad.csv"], "registry"),
-    (["--robots", "{warc}", "--output", "x.csv", "--engine", "spark"], "Spark engine does not run audits"),
+    (["--robots", "{warc}", "--output", "x.csv", "--engine", "spark", "--index", "i.sqlite3"], "local engine"),
     (["--robots", "{warc}", "--output", "nofolder/x.csv"], "does not exist"),
     (["--robots", "{warc}", "--output", "x.csv", "--no-cache"], "live fetching"),
 ])

@@ -70,11 +70,11 @@ def test_a_generator_of_200k_rows_streams_in_bounded_chunks() -> None:
         nonlocal consumed
         for number in range(200_000):
             consumed += 1
-            yield f"https://site{number % 50}.example/page{number}", "*"
+            yield f"https://site{number % 50}.example/page{number}", "*"  # a row with its own agent
 
     source = ArchiveSource(batch.Archive([batch.Capture(f"https://site{n}.example/robots.txt", 200, {},
                                                         b"User-agent: *\nDisallow: /page1\n") for n in range(50)]))
-    chunks = decide_rows(pairs(), source, processes=1, chunk_size=10_000)
+    chunks = decide_rows(pairs(), ("googlebot",), source, processes=1, chunk_size=10_000)
     first = next(chunks)
     assert len(first) == 10_000
     assert consumed <= 20_000  # the first chunk, and at most the next one peeked
@@ -90,13 +90,13 @@ def test_a_generator_of_200k_rows_streams_in_bounded_chunks() -> None:
 def test_the_pool_reads_no_further_than_its_window() -> None:
     consumed = 0
 
-    def pairs() -> Iterator[tuple[str, str]]:
+    def urls() -> Iterator[str]:
         nonlocal consumed
         for number in itertools.count():
             consumed += 1
-            yield f"https://a.example/{number}", "*"
+            yield f"https://a.example/{number}"
 
-    chunks = decide_rows(pairs(), ArchiveSource(batch.Archive()), processes=2, chunk_size=100)
+    chunks = decide_rows(urls(), ("a", "b"), ArchiveSource(batch.Archive()), processes=2, chunk_size=100)
     next(chunks)
     assert consumed <= 100 * (2 * 2 + 1)
     chunks.close()  # an endless input: closing the generator ends the pool
@@ -105,7 +105,7 @@ def test_the_pool_reads_no_further_than_its_window() -> None:
 def test_each_worker_keeps_a_bounded_cache_of_judged_robots_txt() -> None:
     archive = batch.Archive([batch.Capture(f"https://s{n}.example/robots.txt", 200, {}, b"") for n in range(20)])
     decider = Decider(ArchiveSource(archive), cache_size=5)
-    rows = decider.decide([(f"https://s{n}.example/", "*") for n in range(20)])
+    rows = decider.decide([f"https://s{n}.example/" for n in range(20)], ("*",))
     assert all(row[2] is True for row in rows)
     assert len(decider._cache) == 5
 

@@ -209,5 +209,21 @@ def test_bad_sources_get_a_clear_error(spark: Any, urls_df: Any, tmp_path: Path)
         rs.decide(urls_df, [tmp_path / "robots.xlsx"])
     with pytest.raises(ValueError, match="url"):
         rs.decide(urls_df, spark.createDataFrame([(200,)], "status int"))
-    with pytest.raises(ValueError, match="give them with --robots"):
+    with pytest.raises(ValueError, match=r"no robots\.txt sources given"):
         rs.run_job(tmp_path / "u.txt", [], tmp_path / "o.csv", spark=spark)
+
+
+def test_now_replays_each_capture_as_of_then_as_the_local_engine_does(spark: Any) -> None:
+    """F5-F6: given ``now``, captures are replayed as of ``now`` (as the local engine's
+    ArchiveSource does), so a 503 captured 40 days earlier still disallows everything."""
+    from robotrules import spark as rs
+    from robotrules.batch.sources import ArchiveSource
+
+    captures = [c for c in CAPTURES if c.url in ("https://down.example/robots.txt", "https://rules.example/robots.txt")]
+    now = T + 40 * 86400
+    pairs = [("https://down.example/a", "*"), ("https://rules.example/private/x", "*")]
+    source = ArchiveSource(Archive(captures), Policy(), "google", now)
+    want = sorted((decide_row(url, agent, source.governing(robots_url_of(url) or "")) for url, agent in pairs), key=repr)
+    urls = spark.createDataFrame(pairs, "url string, agent string")
+    assert rs.collect_rows(rs.decide(urls, captures_df(spark, captures), now=now)) == want
+    assert want[0][2] is False  # the 503 still disallows: judged as fetched at now, not 40 days stale

@@ -24,11 +24,12 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from robotrules.batch.block import Block
 from robotrules.batch.captures import Archive, Capture
 from robotrules.batch.decide import COLUMNS, Governing, Row, decide_row, governing, robots_url_of
 from robotrules.batch.local import DEFAULT_CHUNK, Counts, decide_rows
 from robotrules.batch.sources import ArchiveSource, LiveSource, SourceError, archive_of, read_captures
-from robotrules.batch.tables import RowWriter, output_format, read_pairs, read_urls
+from robotrules.batch.tables import RowWriter, output_format, read_items, read_urls
 from robotrules.core.policy import Policy
 from robotrules.errors import require
 
@@ -40,6 +41,7 @@ __all__ = [
     "COLUMNS",
     "Archive",
     "ArchiveSource",
+    "Block",
     "Capture",
     "Governing",
     "LiveSource",
@@ -143,25 +145,25 @@ def source_of(robots: Robots, *, policy: Policy | None = None, mode: str = "goog
     return LiveSource(client)
 
 
-def _pairs(urls: URLs, agents: Sequence[str]) -> Iterator[tuple[str, str]]:
+def _items(urls: URLs) -> Iterator[str | tuple[str, str]]:
+    """The URLs to decide for every agent, or (url, agent) pairs of rows with their own agent."""
     if _is_path(urls):
-        return read_pairs(read_urls(os.fspath(urls)), agents)
+        return read_items(read_urls(os.fspath(urls)))
     if hasattr(urls, "columns") and hasattr(urls, "itertuples"):  # a pandas DataFrame
         if "url" not in urls.columns:
             raise SourceError(f"the URL table has no 'url' column (found: {', '.join(map(str, urls.columns))})")
         agent = urls["agent"] if "agent" in urls.columns else [None] * len(urls)
-        return read_pairs(((str(u), None if _blank(a) else str(a))
-                           for u, a in zip(urls["url"], agent, strict=True)), agents)
+        return read_items((str(u), None if _blank(a) else str(a)) for u, a in zip(urls["url"], agent, strict=True))
 
-    def items() -> Iterator[tuple[str, str | None]]:
+    def items() -> Iterator[str | tuple[str, str]]:
         for item in urls:
             if isinstance(item, str):
-                yield item, None
+                yield item
             else:
                 url, agent = item
-                yield str(url), agent or None
+                yield (str(url), agent) if agent else str(url)
 
-    return read_pairs(items(), agents)
+    return items()
 
 
 def _blank(value: object) -> bool:
@@ -179,10 +181,11 @@ def _agents(agents: Sequence[str] | str) -> tuple[str, ...]:
 def rows(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = None, *, processes: int | None = None,
          policy: Policy | None = None, mode: str = "google", store: Store | None = None,
          client: RobotsClient | None = None, chunk_size: int = DEFAULT_CHUNK,
-         on_chunk: Callable[[list[Row]], None] | None = None) -> Iterator[list[Row]]:
-    """The local engine's chunks of rows (tuples in :data:`COLUMNS` order), in input order, streamed."""
+         on_chunk: Callable[[Block], None] | None = None) -> Iterator[Block]:
+    """The local engine's chunks of rows, in input order, streamed: each a :class:`Block`, a
+    sequence of row tuples in :data:`COLUMNS` order (``chunk_size`` URLs each)."""
     source = source_of(robots, policy=policy, mode=mode, store=store, client=client)
-    return decide_rows(_pairs(urls, _agents(agents)), source, processes=processes, chunk_size=chunk_size,
+    return decide_rows(_items(urls), _agents(agents), source, processes=processes, chunk_size=chunk_size,
                        on_chunk=on_chunk)
 
 
@@ -223,11 +226,11 @@ def run(urls_path: str | os.PathLike[str], output_path: str | os.PathLike[str], 
     output_format(output)  # an unknown suffix fails before any work
     started = time.perf_counter()
     if engine == "spark":
-        return _spark_run(os.fspath(urls_path), output, _agents(agents), robots, policy, mode, started)
+        return _spark_run(os.fspath(urls_path), output, _agents(agents), robots, policy, mode, started, store, client)
     _engine(engine)
     counts_local = Counts()
 
-    def seen(chunk: list[Row]) -> None:
+    def seen(chunk: Block) -> None:
         counts_local.add(chunk)
         if progress is not None:
             progress(len(chunk))
@@ -250,13 +253,26 @@ def _engine(engine: str) -> None:
 
 
 def _spark_run(urls: str, output: str, agents: tuple[str, ...], robots: Robots, policy: Policy | None,
-               mode: str, started: float) -> Summary:
-    """Hand the job to :func:`robotrules.spark.run_job` (captures only), then count the rows written."""
+               mode: str, started: float, store: Store | None = None, client: RobotsClient | None = None) -> Summary:
+    """Hand the job to :func:`robotrules.spark.run_job`, then count the rows written.
+
+    Captures must be files (the executors read them). Without ``robots`` the executors fetch live
+    through clients like ``client`` (its store, policy, mode and User-Agent), else on ``store``
+    (default: the shared SQLite cache file), as :func:`source_of` does for the local engine.
+    """
+    paths: list[str] | None = None
+    live: dict[str, Any] = {}
     if robots is None:
-        raise SourceError("the Spark engine decides against captured robots.txt files: give them as robots")
-    paths = [os.fspath(robots)] if _is_path(robots) else list(robots)
-    if not all(_is_path(path) for path in paths):
-        raise SourceError("the Spark engine reads robots.txt captures from files: give their paths as robots")
+        if client is not None:
+            live = {"store": client.store, "user_agent": client.user_agent}
+            policy, mode = client.policy, client.mode
+        else:
+            live = {"store": store}
+    else:
+        given = [os.fspath(robots)] if _is_path(robots) else list(robots)
+        if not all(_is_path(path) for path in given):
+            raise SourceError("the Spark engine reads robots.txt captures from files: give their paths as robots")
+        paths = [os.fspath(path) for path in given]
     try:
         spark = importlib.import_module("robotrules.spark")
     except ModuleNotFoundError as exc:
@@ -266,7 +282,7 @@ def _spark_run(urls: str, output: str, agents: tuple[str, ...], robots: Robots, 
     require("pyspark", "spark")
     with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
         warnings.simplefilter("ignore", FutureWarning)
-        spark.run_job(urls, [os.fspath(path) for path in paths], output, list(agents), policy=policy, mode=mode)
+        spark.run_job(urls, paths, output, list(agents), policy=policy, mode=mode, **live)
     counts = Counts()
     pandas: Any = require("pandas", "batch")
     fmt = output_format(output)

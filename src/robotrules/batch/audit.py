@@ -27,7 +27,9 @@ an approximation (that mode matches differently).
 
 Pure where it decides (:func:`classify`, :func:`classify_site`); :func:`audit` resolves sources
 (an :class:`~robotrules.batch.captures.Archive`, a live :class:`~robotrules.client.RobotsClient`,
-or site URLs fetched live) and returns a pandas DataFrame (``robotrules[batch]``).
+or site URLs fetched live) and returns a pandas DataFrame (``robotrules[batch]``), classified
+here, in worker processes, or on Apache Spark (``engine="spark"``, :mod:`robotrules.spark`, whose
+executors run :func:`classify_jobs` and :func:`live_rows`, the local engine's own code).
 """
 
 from __future__ import annotations
@@ -40,7 +42,7 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from robotrules.batch.captures import Archive
 from robotrules.batch.decide import Governing, governing, robots_url_of
@@ -203,9 +205,20 @@ def classify_site(gov: Governing, agents: Sequence[str], registry: Sequence[Craw
 Job = tuple[str, "Entry | None", str]
 """One site to classify in a worker: (robots URL, its entry or None, reason when None)."""
 
+NO_ROBOTS_URL = "not an http, https or ftp URL"
+"""The reason of a site that has no robots.txt URL (an unknown verdict)."""
 
-def _classify_jobs(jobs: Sequence[Job], agents: Sequence[str], registry: Sequence[Crawler], policy: Policy,
-                   now: float | None, mode: str) -> list[Row]:
+
+def job_of(key: str, entry: Entry | None) -> Job:
+    """The job of a site key (:func:`site_key`) and the entry found for it (None: nothing known)."""
+    if key.startswith("!"):
+        return key[1:], None, NO_ROBOTS_URL
+    return key, entry, ""
+
+
+def classify_jobs(jobs: Sequence[Job], agents: Sequence[str], registry: Sequence[Crawler], policy: Policy,
+                  now: float | None, mode: str) -> list[Row]:
+    """The audit rows of ``jobs``, each site judged by ``policy`` as of ``now`` (None: its capture)."""
     rows: list[Row] = []
     for robots_url, entry, reason in jobs:
         if entry is None:
@@ -218,45 +231,58 @@ def _classify_jobs(jobs: Sequence[Job], agents: Sequence[str], registry: Sequenc
 
 def _jobs_from_archive(archive: Archive, sites: Iterable[str] | None, policy: Policy,
                        now: float | None) -> Iterator[Job]:
-    urls = archive.robots_urls() if sites is None else _robots_urls(sites)
-    for robots_url in urls:
-        if robots_url.startswith("!"):
-            yield robots_url[1:], None, "not an http, https or ftp URL"
-            continue
-        yield robots_url, archive.entry(robots_url, policy, now), ""
+    keys = archive.robots_urls() if sites is None else site_keys(sites)
+    for key in keys:
+        yield job_of(key, None if key.startswith("!") else archive.entry(key, policy, now))
 
 
-def _live_rows(client: RobotsClient, sites: Iterable[str], agents: Sequence[str],
-               registry: Sequence[Crawler], threads: int = 16) -> Iterator[Row]:
+def live_rows(client: RobotsClient, sites: Iterable[str], agents: Sequence[str],
+              registry: Sequence[Crawler], threads: int = 16) -> Iterator[Row]:
     """Rows for sites fetched live through ``client`` (its cache and store), ``threads`` at a time."""
     from robotrules.batch.sources import LiveSource
 
     live = LiveSource(client, threads)
-    for chunk in _chunks(_robots_urls(sites), 64):
+    for chunk in _chunks(site_keys(sites), 64):
         found = live.fetch_all(url for url in chunk if not url.startswith("!"))
         for url in chunk:
-            gov = found.get(url) or Governing(url[1:], "unknown", 0, "not an http, https or ftp URL")
+            gov = found.get(url) or Governing(url[1:], "unknown", 0, NO_ROBOTS_URL)
             yield from classify_site(gov, agents, registry)
 
 
-def _robots_urls(sites: Iterable[str]) -> Iterator[str]:
-    """The distinct robots.txt URLs of ``sites`` (any URLs of the sites); "!"-marked when none."""
+def site_key(site: str) -> str | None:
+    """The robots.txt URL of a site (any URL of it, or a bare host name: then https), "!" and the
+    text when it has none, None for a blank one. A robots.txt URL is its own key."""
+    if not isinstance(site, str):
+        raise TypeError(f"sites must be URLs (str), not {type(site).__name__}")
+    text = site.strip()
+    if not text:
+        return None
+    found = robots_url_of(f"https://{text}" if _BARE_HOST.fullmatch(text) else text)
+    return found if found is not None else "!" + text
+
+
+def site_keys(sites: Iterable[str]) -> Iterator[str]:
+    """The distinct :func:`site_key` of ``sites``, in order (blank ones skipped)."""
     seen: set[str] = set()
     for site in sites:
-        if not isinstance(site, str):
-            raise TypeError(f"sites must be URLs (str), not {type(site).__name__}")
-        text = site.strip()
-        if not text:
-            continue
-        found = robots_url_of(f"https://{text}" if _BARE_HOST.fullmatch(text) else text)
-        key = found if found is not None else "!" + text
-        if key not in seen:
+        key = site_key(site)
+        if key is not None and key not in seen:
             seen.add(key)
             yield key
 
 
+def checked_agents(agents: Sequence[str] | None, registry: Sequence[Crawler]) -> tuple[str, ...]:
+    """``agents`` as a tuple (default: :func:`default_agents` of ``registry``); ValueError for one
+    that names no crawler."""
+    names = tuple(agents) if agents else default_agents(registry)
+    for agent in names:
+        if not isinstance(agent, str) or not (user_agent_token(agent) or agent == "*"):
+            raise ValueError(f"{agent!r} names no crawler")
+    return names
+
+
 def audit_rows(
-    source: Archive | RobotsClient | Iterable[str] | str | os.PathLike[str],
+    source: Archive | RobotsClient | Iterable[str] | str | os.PathLike[str] | Sequence[os.PathLike[str]],
     agents: Sequence[str] | None = None,
     *,
     sites: Iterable[str] | None = None,
@@ -265,6 +291,7 @@ def audit_rows(
     mode: str = "google",
     now: float | None = None,
     processes: int | None = None,
+    index: str | os.PathLike[str] | None = None,
 ) -> Iterator[Row]:
     """The audit rows, streamed in site order; see :func:`audit` for the arguments.
 
@@ -272,15 +299,13 @@ def audit_rows(
     more than a few hundred sites; 1 decides in this process).
     """
     registry = tuple(registry) if registry is not None else CRAWLERS
-    agents = tuple(agents) if agents else default_agents(registry)
-    for agent in agents:
-        if not isinstance(agent, str) or not (user_agent_token(agent) or agent == "*"):
-            raise ValueError(f"{agent!r} names no crawler")
+    agents = checked_agents(agents, registry)
     jobs: Iterable[Job]
-    if isinstance(source, os.PathLike) or (isinstance(source, str) and "://" not in source):
+    paths = _paths(source)
+    if paths is not None:
         from robotrules.batch.sources import archive_of
 
-        source = archive_of(os.fspath(source))  # a WARC file, a table of captures or a folder
+        source = archive_of(paths, index=index)  # WARC files, tables of captures or folders of them
     if isinstance(source, Archive):
         policy = policy or Policy()
         jobs = _jobs_from_archive(source, sites, policy, now)
@@ -288,13 +313,23 @@ def audit_rows(
         from robotrules.client import RobotsClient
 
         if isinstance(source, RobotsClient):
-            yield from _live_rows(source, sites if sites is not None else (), agents, registry)
+            yield from live_rows(source, sites if sites is not None else (), agents, registry)
             return
         if isinstance(source, (str, bytes)):
             raise TypeError("give the sites as a list of URLs, not one string")
-        yield from _live_rows(RobotsClient(policy=policy), source, agents, registry)
+        yield from live_rows(RobotsClient(policy=policy), cast("Iterable[str]", source), agents, registry)
         return
     yield from _run(jobs, agents, registry, policy, now, mode, processes)
+
+
+def _paths(source: object) -> list[str] | None:
+    """The capture files ``source`` names: a path (a str that is not a URL, or an ``os.PathLike``),
+    or a list or tuple of ``os.PathLike`` paths (a list of str is sites); None for anything else."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and "://" not in source):
+        return [os.fspath(source)]
+    if isinstance(source, (list, tuple)) and source and all(isinstance(item, os.PathLike) for item in source):
+        return [os.fspath(item) for item in source]
+    return None
 
 
 _T = TypeVar("_T")
@@ -320,13 +355,13 @@ def _run(jobs: Iterable[Job], agents: Sequence[str], registry: Sequence[Crawler]
     head = list(itertools.islice(chunks, 2))
     if workers <= 1 or (len(head) < 2 and processes is None):
         for chunk in itertools.chain(head, chunks):
-            yield from _classify_jobs(chunk, agents, registry, policy, now, mode)
+            yield from classify_jobs(chunk, agents, registry, policy, now, mode)
         return
     context = multiprocessing.get_context("spawn")  # no fork of a process that may run threads
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         pending: deque[Future[list[Row]]] = deque()
         for chunk in itertools.chain(head, chunks):
-            pending.append(pool.submit(_classify_jobs, chunk, agents, registry, policy, now, mode))
+            pending.append(pool.submit(classify_jobs, chunk, agents, registry, policy, now, mode))
             while len(pending) > 2 * workers:
                 yield from pending.popleft().result()
         while pending:
@@ -334,7 +369,7 @@ def _run(jobs: Iterable[Job], agents: Sequence[str], registry: Sequence[Crawler]
 
 
 def audit(
-    source: Archive | RobotsClient | Iterable[str] | str | os.PathLike[str],
+    source: Archive | RobotsClient | Iterable[str] | str | os.PathLike[str] | Sequence[os.PathLike[str]],
     agents: Sequence[str] | None = None,
     *,
     sites: Iterable[str] | None = None,
@@ -343,24 +378,91 @@ def audit(
     mode: str = "google",
     now: float | None = None,
     processes: int | None = None,
+    index: str | os.PathLike[str] | None = None,
+    engine: str = "local",
 ) -> pandas.DataFrame:
     """Audit robots.txt policies: one row per site and agent, with the columns :data:`AUDIT_COLUMNS`.
 
-    ``source``: a path (a WARC file, a table of captures or a folder of them), an
+    ``source``: a path (a WARC file, a table of captures or a folder of them; several as a list
+    of ``pathlib.Path``), an
     :class:`~robotrules.batch.captures.Archive` (every robots.txt it captured, or
     those of ``sites``; replayed by the fetch policy as of each capture's time, or ``now``), a
     :class:`~robotrules.client.RobotsClient` (the robots.txt of ``sites``, fetched live through
     its cache), or an iterable of site URLs (fetched live by a new client; ``policy`` applies).
     A site is any URL of it, or a bare host name (then https). ``agents``: tokens or User-Agent
     strings (default: the registry's tokens and ``*``). ``registry``: crawlers that name the
-    operator and purpose of an agent (default: the built-in one). Needs ``robotrules[batch]``.
+    operator and purpose of an agent (default: the built-in one). ``index``: for a path, where to
+    keep (and reuse) the index of its captures on disk (see
+    :func:`~robotrules.batch.sources.archive_of`). Needs ``robotrules[batch]``.
+
+    ``engine="spark"`` classifies the sites on Apache Spark (:func:`robotrules.spark.audit`, in a
+    local session unless one is running) with the same code and gives the same rows, sorted by
+    site (in the order of ``sites`` when given) and agent. It reads capture files in the
+    executors (an :class:`~robotrules.batch.captures.Archive` object cannot be used) and fetches
+    live sites there, through a client like ``source``'s on the same store (a SQLite file, Redis,
+    or memory: see :func:`robotrules.spark.audit`); ``processes`` and ``index`` are the local
+    engine's. Needs ``robotrules[spark]``.
     """
     pd: Any = require("pandas", "batch")
+    if engine == "spark":
+        if index is not None:
+            raise ValueError("index is for the local engine: Spark reads the captures itself")
+        return _typed(_spark_audit(source, agents, sites, registry, policy, mode, now))
+    if engine != "local":
+        raise ValueError(f"unknown engine {engine!r}: use 'local' or 'spark'")
     rows = list(audit_rows(source, agents, sites=sites, registry=registry, policy=policy, mode=mode, now=now,
-                           processes=processes))
-    frame = pd.DataFrame.from_records(rows, columns=list(AUDIT_COLUMNS))
+                           processes=processes, index=index))
+    return _typed(pd.DataFrame.from_records(rows, columns=list(AUDIT_COLUMNS)))
+
+
+def _typed(frame: pandas.DataFrame) -> pandas.DataFrame:
+    """An audit table with the column types of :func:`audit` (whichever engine made it)."""
     frame["crawl_delay"] = frame["crawl_delay"].astype("float64")
     frame["explicit"] = frame["explicit"].astype(bool)
     for column in ("status", "sitemaps", "disallow_rules"):
         frame[column] = frame[column].astype("int64")
     return frame
+
+
+def _spark_audit(source: Any, agents: Sequence[str] | None, sites: Iterable[str] | None,
+                 registry: Sequence[Crawler] | None, policy: Policy | None, mode: str,
+                 now: float | None) -> pandas.DataFrame:
+    """:func:`audit` on Spark: :func:`robotrules.spark.audit` in the running (or a local) session,
+    collected (one row per site and agent) and sorted by site and agent."""
+    import warnings
+
+    from robotrules import spark as rs
+    from robotrules.batch.sources import SourceError
+    from robotrules.cache import MemoryStore
+    from robotrules.client import RobotsClient
+
+    require("pyspark", "spark")
+    registry = tuple(registry) if registry is not None else CRAWLERS
+    names = checked_agents(agents, registry)
+    robots = _paths(source)
+    live: dict[str, Any] = {}
+    if robots is None:
+        if isinstance(source, Archive):
+            raise SourceError("the Spark engine reads robots.txt captures from files: give their paths")
+        if isinstance(source, RobotsClient):  # the same store, policy, mode and User-Agent in every task
+            live = {"store": source.store, "user_agent": source.user_agent}
+            policy, mode = source.policy, source.mode
+            sites = sites if sites is not None else ()
+        elif isinstance(source, (str, bytes)):
+            raise TypeError("give the sites as a list of URLs, not one string")
+        else:  # site URLs: a new client on a memory store, as the local engine makes
+            sites, live = source, {"store": MemoryStore()}
+    sites = list(sites) if sites is not None else None
+    with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
+        warnings.simplefilter("ignore", FutureWarning)
+        frame: Any = rs.audit(rs.session(), robots, names, sites=sites, registry=registry, policy=policy, mode=mode,
+                         now=now, **live).toPandas()
+    agent_at = {agent: number for number, agent in enumerate(names)}
+    if sites is None:
+        site_at: Any = frame["site"]
+    else:
+        order = {(key[1:] if key.startswith("!") else key): number for number, key in enumerate(site_keys(sites))}
+        site_at = frame["site"].map(order)
+    frame = frame.assign(_site=site_at, _agent=frame["agent"].map(agent_at))
+    frame = frame.sort_values(["_site", "_agent"], kind="stable").reset_index(drop=True)
+    return frame[list(AUDIT_COLUMNS)]

@@ -8,17 +8,24 @@ policy of :mod:`robotrules.core.policy` over those answers exactly as a live fet
 while the archive holds it (up to the hop limit), and a body is cut at the size limit. A request
 the archive does not hold (a redirect target, or the probes behind a 5xx) is a failed request,
 as a live fetch that got no answer. Pure: no clock, no I/O.
+
+Where the captures are kept is a :class:`CaptureStore`, chosen when the archive is made: in
+memory (:class:`MemoryCaptures`, the default) or in an index on disk
+(:class:`robotrules.batch.index.SQLiteCaptures`, for capture sets that do not fit in memory).
+The store only keeps captures by URL; the replay (:meth:`Archive.entry`) is the same over both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Protocol
 
 from robotrules.core.policy import Entry, Failure, Fetch, Policy, Response, begin
 from robotrules.core.urls import is_robots_url
 
-__all__ = ["NOT_ARCHIVED", "Archive", "Capture"]
+__all__ = ["NOT_ARCHIVED", "Archive", "Capture", "CaptureStore", "MemoryCaptures", "replaces"]
 
 NOT_ARCHIVED = "not in the archive"
 """The detail of the failure that stands for a request the archive holds no answer to."""
@@ -41,33 +48,116 @@ class Capture:
     error: str = ""
 
 
-class Archive:
-    """Captures by URL (the latest capture of a URL wins), and the policy replayed over them."""
+def replaces(fetched_at: float | None, held_at: float | None) -> bool:
+    """Whether a capture made at ``fetched_at`` replaces the one held for its URL, made at
+    ``held_at``: the latest capture of a URL wins, and of two made at the same time (or both at
+    an unknown time, counted as 0) the one read later wins. Every store keeps captures by this rule."""
+    return (fetched_at or 0.0) >= (held_at or 0.0)
 
-    def __init__(self, captures: Iterable[Capture] = ()) -> None:
+
+class CaptureStore(Protocol):
+    """Where an :class:`Archive` keeps its captures, by URL. A store keeps and finds; it never judges."""
+
+    def get(self, url: str) -> Capture | None:
+        """The capture held for exactly ``url``, if any."""
+        ...
+
+    def keep(self, capture: Capture) -> None:
+        """Hold ``capture`` unless the capture held for its URL is later (:func:`replaces`)."""
+        ...
+
+    def __contains__(self, url: object) -> bool: ...
+
+    def __len__(self) -> int: ...
+
+    def urls(self) -> Iterator[str]:
+        """Every URL held, in the order first seen."""
+        ...
+
+    def close(self) -> None:
+        """Release what the store holds open (files, connections); it may not be used after."""
+        ...
+
+
+class MemoryCaptures:
+    """Captures in a dict in this process: fast, and as large as the captures (bodies included).
+    Worker processes get a copy (shared pages under fork, a pickle under spawn)."""
+
+    __slots__ = ("_by_url",)
+
+    def __init__(self) -> None:
         self._by_url: dict[str, Capture] = {}
-        for capture in captures:
-            self.add(capture)
 
-    def add(self, capture: Capture) -> None:
-        """Keep ``capture`` unless a later capture of its URL is already held."""
+    def get(self, url: str) -> Capture | None:
+        """The capture held for exactly ``url``, if any."""
+        return self._by_url.get(url)
+
+    def keep(self, capture: Capture) -> None:
+        """Hold ``capture`` unless the capture held for its URL is later (:func:`replaces`)."""
         held = self._by_url.get(capture.url)
-        if held is None or (capture.fetched_at or 0.0) >= (held.fetched_at or 0.0):
+        if held is None or replaces(capture.fetched_at, held.fetched_at):
             self._by_url[capture.url] = capture
-
-    def __len__(self) -> int:
-        return len(self._by_url)
 
     def __contains__(self, url: object) -> bool:
         return url in self._by_url
 
+    def __len__(self) -> int:
+        return len(self._by_url)
+
+    def urls(self) -> Iterator[str]:
+        """Every URL held, in the order first seen."""
+        return iter(self._by_url)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class Archive:
+    """Captures by URL (the latest capture of a URL wins), and the policy replayed over them.
+
+    ``store`` is where the captures are kept: in memory by default, or an index on disk
+    (:func:`robotrules.batch.sources.archive_of` chooses one for large capture sets). An archive
+    pickles as its store: an index on disk as just its path.
+    """
+
+    def __init__(self, captures: Iterable[Capture] = (), *, store: CaptureStore | None = None) -> None:
+        self._store: CaptureStore = store if store is not None else MemoryCaptures()
+        for capture in captures:
+            self.add(capture)
+
+    @property
+    def store(self) -> CaptureStore:
+        """Where the captures are kept."""
+        return self._store
+
+    def add(self, capture: Capture) -> None:
+        """Keep ``capture`` unless a later capture of its URL is already held."""
+        self._store.keep(capture)
+
+    def __len__(self) -> int:
+        return len(self._store)
+
+    def __contains__(self, url: object) -> bool:
+        return url in self._store
+
     def get(self, url: str) -> Capture | None:
         """The capture of exactly ``url``, if held."""
-        return self._by_url.get(url)
+        return self._store.get(url)
 
     def robots_urls(self) -> Iterator[str]:
         """The captured URLs that are robots.txt URLs (S1), in the order first seen."""
-        return (url for url in self._by_url if is_robots_url(url))
+        return (url for url in self._store.urls() if is_robots_url(url))
+
+    def close(self) -> None:
+        """Release the store (an index on disk made for this job only is deleted)."""
+        self._store.close()
+
+    def __enter__(self) -> Archive:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 trace: TracebackType | None) -> None:
+        self.close()
 
     def entry(self, robots_url: str, policy: Policy | None = None, now: float | None = None) -> Entry | None:
         """The entry a fetch of ``robots_url`` would have made from these answers; None when the
@@ -75,7 +165,7 @@ class Archive:
 
         ``now`` defaults to the capture's time (0 when unknown), so the entry is fresh as of then.
         """
-        first = self._by_url.get(robots_url)
+        first = self.get(robots_url)
         if first is None:
             return None
         when = now if now is not None else (first.fetched_at or 0.0)
@@ -85,7 +175,7 @@ class Archive:
         return step
 
     def _answer(self, url: str) -> Response | Failure:
-        capture = self._by_url.get(url)
+        capture = self.get(url)
         if capture is None:
             return Failure("other", NOT_ARCHIVED)
         if capture.status == 0:

@@ -3,22 +3,25 @@
 A row is a URL and an agent; it is decided by the robots.txt that governs the URL, as the
 policy says it stands (:class:`Governing`: its rules, or a full allow or disallow, and why).
 Engines only group rows by robots.txt URL, build each :class:`Governing` once per group and call
-:func:`decide_row` for each row, so every engine gives the same rows. The agent is matched on its
+:func:`decide_url` for each URL and its agents (or :func:`decide_row` for one row), so every
+engine gives the same rows. The agent is matched on its
 product token, as on every surface for people (a token, a versioned name or a whole header).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal, TypeAlias
 
 from robotrules.core.agents import user_agent_token
 from robotrules.core.policy import Entry, Policy, standing
-from robotrules.core.robotstxt import RobotsTxt, parse
+from robotrules.core.robotstxt import AgentRules, RobotsTxt, parse
 from robotrules.hosts import robots_url
 
-__all__ = ["COLUMNS", "Governing", "Row", "decide_row", "governing", "robots_url_of"]
+__all__ = ["COLUMNS", "NO_ROBOTS", "Governing", "Item", "LineTexts", "Row", "decide_row", "decide_url", "governing",
+           "robots_url_of", "tokens_of", "verdict_of"]
 
 COLUMNS = ("url", "agent", "allowed", "line", "rule", "robots_url", "robots_status", "reason")
 """The columns of every batch output, in order."""
@@ -28,6 +31,10 @@ Row = tuple[str, str, "bool | None", int, str, str, int, str]
 the site (no capture of its robots.txt) or the URL has no robots.txt (not http, https or ftp)."""
 
 Kind = Literal["rules", "allow", "disallow", "unknown"]
+
+Item: TypeAlias = "str | tuple[str, str]"
+"""An input of the local engine: a URL, decided for every agent of the job, or a (url, agent)
+pair, a row with its own agent."""
 
 _token = lru_cache(maxsize=4096)(user_agent_token)
 """The product token of an agent, memoised: a batch asks with a handful of agents millions of times."""
@@ -44,8 +51,47 @@ class Governing:
     status: int
     reason: str
     robots: RobotsTxt | None = None
-    texts: dict[int, str] = field(default_factory=dict, compare=False, repr=False)
-    """Deciding lines as written, by number, read from the body once each (a site's rows share them)."""
+    texts: LineTexts = field(init=False, compare=False, repr=False)
+    """Deciding lines as written, by number (0: ""), read from the body once each (a site's rows share them)."""
+
+    _rules: dict[tuple[str, ...], AgentRules] = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "texts", LineTexts(self.robots))
+        object.__setattr__(self, "_rules", _Memo())
+
+    def rules_for(self, tokens: tuple[str, ...]) -> AgentRules | None:
+        """The rules ``tokens`` obey in :attr:`robots`, selected once per tuple of tokens (None: no rules)."""
+        if self.robots is None:
+            return None
+        rules = self._rules.get(tokens)
+        if rules is None:
+            rules = self._rules[tokens] = self.robots.for_agents(tokens)
+        return rules
+
+
+class _Memo(dict[tuple[str, ...], AgentRules]):
+    """A cache that does not travel: it pickles as an empty one (made again where it is used)."""
+
+    def __reduce__(self) -> Any:
+        return (_Memo, ())
+
+
+class LineTexts(dict[int, str]):
+    """Lines of a robots.txt as written, by number, each read from its body when first asked for."""
+
+    __slots__ = ("robots",)
+
+    def __init__(self, robots: RobotsTxt | None) -> None:
+        super().__init__({0: ""})
+        self.robots = robots
+
+    def __missing__(self, line: int) -> str:
+        text = self[line] = self.robots.line_text(line) if self.robots is not None else ""
+        return text
+
+    def __reduce__(self) -> Any:
+        return (LineTexts, (self.robots,), None, None, iter(self.items()))
 
 
 def governing(robots_url: str, entry: Entry | None, policy: Policy, now: float, mode: str = "google") -> Governing:
@@ -66,17 +112,39 @@ def robots_url_of(url: str) -> str | None:
     return found if found.startswith(("http:", "https:", "ftp:")) else None
 
 
+NO_ROBOTS = "no robots.txt for this URL (not an absolute http, https or ftp URL)"
+"""The reason of the rows of a URL that has no robots.txt."""
+
+
+def verdict_of(gov: Governing) -> bool | None:
+    """The verdict on every URL of a robots.txt that has no rules to match: a full allow or
+    disallow (F2-F6), None when nothing is known."""
+    return None if gov.kind == "unknown" else gov.kind == "allow"
+
+
+def decide_url(url: str, agents: Sequence[str], gov: Governing | None, tokens: Sequence[str] | None = None) -> list[Row]:
+    """The rows for ``url`` and each of ``agents``, in order, under ``gov`` (None: the URL has no
+    robots.txt). ``tokens``: the agents' product tokens, when the caller has them already.
+
+    One path extraction per URL and one match per group, however many agents (RobotsTxt.verdicts).
+    """
+    if gov is None:
+        return [(url, agent, None, 0, "", "", 0, NO_ROBOTS) for agent in agents]
+    robots = gov.robots
+    if robots is None:
+        allowed = verdict_of(gov)
+        return [(url, agent, allowed, 0, "", gov.robots_url, gov.status, gov.reason) for agent in agents]
+    found = robots.verdicts(url, tokens if tokens is not None else [_token(agent) for agent in agents])
+    texts, where, status, reason = gov.texts, gov.robots_url, gov.status, gov.reason
+    return [(url, agent, allowed, line, texts[line], where, status, reason)
+            for agent, (allowed, line) in zip(agents, found, strict=True)]
+
+
 def decide_row(url: str, agent: str, gov: Governing | None) -> Row:
     """The row for ``url`` and ``agent`` under ``gov`` (None: the URL has no robots.txt)."""
-    if gov is None:
-        return (url, agent, None, 0, "", "", 0, "no robots.txt for this URL (not an absolute http, https or ftp URL)")
-    if gov.robots is not None:
-        decision = gov.robots.check(url, _token(agent))
-        text = ""
-        if decision.line:
-            text = gov.texts.get(decision.line, "")
-            if not text:
-                text = gov.texts[decision.line] = gov.robots.line_text(decision.line)
-        return (url, agent, decision.allowed, decision.line, text, gov.robots_url, gov.status, gov.reason)
-    allowed = None if gov.kind == "unknown" else gov.kind == "allow"
-    return (url, agent, allowed, 0, "", gov.robots_url, gov.status, gov.reason)
+    return decide_url(url, (agent,), gov)[0]
+
+
+def tokens_of(agents: Sequence[str]) -> tuple[str, ...]:
+    """The product tokens of ``agents`` (memoised), for :func:`decide_url`."""
+    return tuple(_token(agent) for agent in agents)

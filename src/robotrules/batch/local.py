@@ -1,6 +1,7 @@
 """The local engine: decide (url, agent) rows on all cores of one machine, streaming.
 
-Rows are read in chunks (``chunk_size`` rows); each chunk is decided by one worker process and
+Input items (a URL, decided for each agent of the job, or a (url, agent) pair) are read in
+chunks (``chunk_size`` items); each chunk is decided by one worker process and
 the chunks come back **in input order**, so the output has the input's order whatever the
 number of processes. Memory is bounded: at most ``2 * processes`` chunks are in flight, and each
 worker keeps a bounded cache (``cache_size`` entries, least recently used first out) of the
@@ -22,17 +23,18 @@ import os
 import sys
 import threading
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from robotrules.batch.decide import Governing, Row, decide_row, robots_url_of
+from robotrules.batch.block import Block, BlockBuilder
+from robotrules.batch.decide import Governing, Item, Row, robots_url_of, tokens_of
 from robotrules.batch.sources import ArchiveSource, LiveSource
 
 __all__ = ["DEFAULT_CHUNK", "Counts", "Decider", "decide_rows"]
 
-DEFAULT_CHUNK = 20_000
-"""Rows per chunk: large enough to amortise the hand-over to a worker, small enough to stream."""
+DEFAULT_CHUNK = 10_000
+"""Items (URLs) per chunk: large enough to amortise the hand-over to a worker, small enough to stream."""
 
 DEFAULT_CACHE = 2048
 """Judged robots.txt files each worker keeps (least recently used first out)."""
@@ -50,7 +52,14 @@ class Counts:
     unknown: int = 0
 
     def add(self, rows: Iterable[Row]) -> None:
-        """Count ``rows``."""
+        """Count ``rows`` (a :class:`Block` is counted without making its rows)."""
+        if isinstance(rows, Block):
+            allowed, disallowed, unknown = rows.counts()
+            self.rows += len(rows)
+            self.allowed += allowed
+            self.disallowed += disallowed
+            self.unknown += unknown
+            return
         for row in rows:
             self.rows += 1
             verdict = row[2]
@@ -73,14 +82,22 @@ class Decider:
         self._cache: OrderedDict[str, Governing] = OrderedDict()
         self._origins: dict[str, str | None] = {}
 
-    def robots_url(self, url: str) -> str | None:
-        """:func:`robots_url_of` ``url``, memoised by its origin (scheme, host and port as written)."""
+    @staticmethod
+    def _origin_of(url: str) -> str | None:
+        """"scheme://host[:port]" as written, when the robots URL may be memoised by it (S1)."""
         start = url.find("://")
         if start <= 0:
-            return robots_url_of(url)
+            return None
         end = url.find("/", start + 3)
         origin = url if end < 0 else url[:end]
         if "?" in origin or "#" in origin or "\\" in origin:
+            return None
+        return origin
+
+    def robots_url(self, url: str) -> str | None:
+        """:func:`robots_url_of` ``url``, memoised by its origin (scheme, host and port as written)."""
+        origin = self._origin_of(url)
+        if origin is None:
             return robots_url_of(url)
         try:
             return self._origins[origin]
@@ -109,18 +126,34 @@ class Decider:
             cache.popitem(last=False)
         return gov
 
-    def decide(self, pairs: Iterable[tuple[str, str]], given: dict[str, Governing] | None = None) -> list[Row]:
-        """The rows of ``pairs``, in order."""
-        rows: list[Row] = []
-        last_url = ""
-        last_gov: Governing | None = None
-        for url, agent in pairs:
-            if url != last_url:  # the agents of one URL follow each other: look it up once
-                last_url = url
+    def decide(self, items: list[Item], agents: Sequence[str], given: dict[str, Governing] | None = None) -> Block:
+        """The rows of ``items``, in order: a URL is decided for each of ``agents``, a (url, agent)
+        pair for its own agent."""
+        agents = tuple(agents)
+        tokens = tokens_of(agents)
+        own: dict[str, tuple[str, ...]] = {}  # the token of each row's own agent, as one tuple
+        out = BlockBuilder(agents)
+        add = out.add
+        origin = ""  # "scheme://host" of the last URL looked up, when its robots URL is memoised by it
+        cut = 0
+        gov: Governing | None = None
+        for item in items:
+            if isinstance(item, str):
+                url, known = item, tokens
+            else:
+                url, agent = item
+                mine = own.get(agent)
+                if mine is None:
+                    mine = own[agent] = tokens_of((agent,))
+                known = mine
+            # Rows of one site usually follow each other: a URL under the same origin has its governor.
+            if not (cut and url.startswith(origin) and url[cut:cut + 1] == "/"):
                 robots = self.robots_url(url)
-                last_gov = None if robots is None else self._governing(robots, given)
-            rows.append(decide_row(url, agent, last_gov))
-        return rows
+                gov = None if robots is None else self._governing(robots, given)
+                origin = self._origin_of(url) or ""
+                cut = len(origin)
+            add(url, known, gov)
+        return out.block(items)
 
 
 _WORKER: dict[str, Decider] = {}
@@ -131,12 +164,12 @@ def _init_worker(source: ArchiveSource | None, cache_size: int) -> None:
     _WORKER["decider"] = Decider(source, cache_size)
 
 
-def _decide_chunk(task: tuple[list[tuple[str, str]], dict[str, Governing] | None]) -> list[Row]:
-    return _WORKER["decider"].decide(task[0], task[1])
+def _decide_chunk(task: tuple[list[Item], tuple[str, ...], dict[str, Governing] | None]) -> Block:
+    return _WORKER["decider"].decide(*task)
 
 
-def _chunks(pairs: Iterable[tuple[str, str]], size: int) -> Iterator[list[tuple[str, str]]]:
-    iterator = iter(pairs)
+def _chunks(items: Iterable[Item], size: int) -> Iterator[list[Item]]:
+    iterator = iter(items)
     while True:
         chunk = list(itertools.islice(iterator, size))
         if not chunk:
@@ -152,10 +185,11 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def decide_rows(pairs: Iterable[tuple[str, str]], source: ArchiveSource | LiveSource, *,
+def decide_rows(items: Iterable[Item], agents: Sequence[str], source: ArchiveSource | LiveSource, *,
                 processes: int | None = None, chunk_size: int = DEFAULT_CHUNK, cache_size: int = DEFAULT_CACHE,
-                on_chunk: Callable[[list[Row]], None] | None = None) -> Iterator[list[Row]]:
-    """Decide ``pairs`` (url, agent) against ``source``: chunks of rows, in input order.
+                on_chunk: Callable[[Block], None] | None = None) -> Iterator[Block]:
+    """Decide ``items`` (URLs, each for every one of ``agents``, or (url, agent) pairs) against
+    ``source``: chunks of rows (``chunk_size`` items each), in input order.
 
     ``processes`` None uses every core; 1 decides in this process. A job of one chunk is always
     decided in this process (a pool would only add its start-up). ``on_chunk`` sees each chunk
@@ -168,43 +202,47 @@ def decide_rows(pairs: Iterable[tuple[str, str]], source: ArchiveSource | LiveSo
         raise ValueError(f"processes must be at least 1, not {wanted}")
     archive = source if isinstance(source, ArchiveSource) else None
     live = source if isinstance(source, LiveSource) else None
-    chunks = _chunks(pairs, chunk_size)
+    agents = tuple(agents)
+    chunks = _chunks(items, chunk_size)
     first = next(chunks, None)
     if first is None:
         return
     second = next(chunks, None) if wanted > 1 else None
     local = Decider(archive, cache_size)
 
-    def given(chunk: list[tuple[str, str]]) -> dict[str, Governing] | None:
+    def given(chunk: list[Item]) -> dict[str, Governing] | None:
         if live is None:
             return None
-        robots = (local.robots_url(url) for url, _agent in chunk)
+        robots = (local.robots_url(item if type(item) is str else item[0]) for item in chunk)
         return live.fetch_all(url for url in robots if url is not None)
 
     if second is None:
         rest = chunks if wanted == 1 else iter(())
         for chunk in itertools.chain([first], rest):
-            rows = local.decide(chunk, given(chunk))
+            block = local.decide(chunk, agents, given(chunk))
             if on_chunk is not None:
-                on_chunk(rows)
-            yield rows
+                on_chunk(block)
+            yield block
         return
     pool = _context().Pool(wanted, initializer=_init_worker, initargs=(archive, cache_size))
     done = False
     try:
-        window: deque[Any] = deque()
-        for chunk in itertools.chain([first, second], chunks):
-            window.append(pool.apply_async(_decide_chunk, ((chunk, given(chunk)),)))
-            while len(window) >= 2 * wanted:
-                rows = window.popleft().get()
-                if on_chunk is not None:
-                    on_chunk(rows)
-                yield rows
-        while window:
-            rows = window.popleft().get()
+        window: deque[tuple[list[Item], Any]] = deque()
+
+        def received() -> Block:
+            chunk, pending = window.popleft()
+            block: Block = pending.get()
+            block.items = chunk  # the URLs stayed here: only the verdicts came back
             if on_chunk is not None:
-                on_chunk(rows)
-            yield rows
+                on_chunk(block)
+            return block
+
+        for chunk in itertools.chain([first, second], chunks):
+            window.append((chunk, pool.apply_async(_decide_chunk, ((chunk, agents, given(chunk)),))))
+            while len(window) >= 2 * wanted:
+                yield received()
+        while window:
+            yield received()
         done = True
     finally:
         if done:

@@ -17,7 +17,8 @@ that decides its URLs:
 
 Archived answers are judged by :class:`~robotrules.batch.captures.Archive`, which replays the
 fetch policy exactly as a live fetch drives it (F1-F9): each robots.txt is judged as of the time
-it was captured.
+it was captured. :func:`archive_of` keeps the captures in memory, or, for capture sets too large
+for that, in an index on disk (:mod:`robotrules.batch.index`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import json
 import math
 import os
 import sys
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -46,12 +47,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ArchiveSource",
+    "Bodies",
     "LiveSource",
     "SourceError",
     "archive_of",
     "read_captures",
     "read_table_captures",
     "read_warc",
+    "source_files",
     "source_kind",
 ]
 
@@ -89,19 +92,58 @@ def _files(path: str) -> list[str]:
     return [path]
 
 
-def read_captures(paths: str | Sequence[str]) -> Iterator[Capture]:
-    """The captures of WARC files, tables of captures and folders of them, in file order."""
-    for given in [paths] if isinstance(paths, str) else paths:
-        for path in _files(os.fspath(given)):
-            if source_kind(path) == "warc":
-                yield from read_warc(path)
-            else:
-                yield from read_table_captures(path)
+def source_files(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> list[str]:
+    """The files ``paths`` name, in reading order: each file, and the WARC and table files of each
+    folder (sorted); :class:`SourceError` for a missing file or an unknown suffix."""
+    given = [paths] if isinstance(paths, (str, os.PathLike)) else paths
+    return [path for one in given for path in _files(os.fspath(one))]
 
 
-def archive_of(paths: str | Sequence[str]) -> Archive:
-    """An :class:`Archive` of everything the files hold (the latest capture of a URL wins)."""
-    return Archive(read_captures(paths))
+def read_captures(paths: str | Sequence[str], *, bodies: Callable[[], Bodies] | None = None) -> Iterator[Capture]:
+    """The captures of WARC files, tables of captures and folders of them, in file order.
+
+    ``bodies`` makes the :class:`Bodies` each WARC file's revisit records are resolved against
+    (default: in memory).
+    """
+    for path in source_files(paths):
+        if source_kind(path) == "warc":
+            yield from read_warc(path, bodies() if bodies is not None else None)
+        else:
+            yield from read_table_captures(path)
+
+
+def archive_of(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
+               index: str | os.PathLike[str] | None = None,
+               auto_index_above: int | None = None) -> Archive:
+    """An :class:`Archive` of everything the files hold (the latest capture of a URL wins).
+
+    Where the captures are kept:
+
+    * ``index`` given: in an index on disk at that path (one SQLite file), kept after the job. An
+      index already there that was built from the same files (the same names, in the same order,
+      with the same sizes and modification times) is used as it is, without reading the files
+      again; an index of other files, or of another version of robotrules, or a damaged one, is
+      rebuilt. A file there that is not an index is left alone: :class:`SourceError`.
+    * else in memory when the files hold ``auto_index_above`` bytes or fewer (default
+      :data:`~robotrules.batch.index.AUTO_INDEX_BYTES`, 128 MiB, as stored on disk); above that, in a
+      temporary index that is deleted when the archive is closed or collected.
+    """
+    from robotrules.batch import index as disk
+
+    files = source_files(paths)
+    if index is None:
+        limit = disk.AUTO_INDEX_BYTES if auto_index_above is None else auto_index_above
+        if sum(_size(path) for path in files) <= limit:
+            return Archive(read_captures(files))
+        return disk.build(files, None)
+    return disk.open_or_build(files, os.fspath(index))
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError as exc:
+        raise SourceError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
 # -- WARC --------------------------------------------------------------------------------------
@@ -163,17 +205,41 @@ def _warc_fields(data: bytes) -> dict[str, str]:
     return fields
 
 
-def read_warc(path: str) -> Iterator[Capture]:
-    """The robots.txt captures of one WARC (or WARC.gz) file, read with warcio (see the module)."""
+class Bodies:
+    """The response bodies of one WARC file that its revisit records may refer to, by payload
+    digest and by target URI, held in memory. :class:`robotrules.batch.index.DiskBodies` holds
+    them in a temporary file instead, for files whose bodies do not fit in memory."""
+
+    def __init__(self) -> None:
+        self._by_digest: dict[str, bytes] = {}
+        self._by_uri: dict[str, bytes] = {}
+
+    def keep(self, uri: str, digest: str, body: bytes) -> None:
+        """Remember the body of a response to ``uri`` (``digest``: its payload digest, or "")."""
+        if digest:
+            self._by_digest[digest] = body
+        self._by_uri[uri] = body
+
+    def find(self, digest: str, refers: str) -> bytes | None:
+        """The body with payload ``digest``, else that of the latest response to ``refers``."""
+        body = self._by_digest.get(digest) if digest else None
+        return body if body is not None else self._by_uri.get(refers)
+
+
+def read_warc(path: str, bodies: Bodies | None = None) -> Iterator[Capture]:
+    """The robots.txt captures of one WARC (or WARC.gz) file, read with warcio (see the module).
+
+    ``bodies`` keeps the response bodies the file's revisit records may refer to (default: a new
+    :class:`Bodies`, in memory).
+    """
     warcio = require("warcio.archiveiterator", "batch")
     iterator_class: Any = warcio.ArchiveIterator  # type: ignore[attr-defined]
-    bodies: dict[str, bytes] = {}
-    by_uri: dict[str, bytes] = {}
+    seen = bodies if bodies is not None else Bodies()
     pending: list[tuple[str, str, str, int, dict[str, str], float | None]] = []
     try:
         with open(path, "rb") as handle:
             for record in iterator_class(handle, arc2warc=True):
-                capture = _record(record, bodies, by_uri, pending)
+                capture = _record(record, seen, pending)
                 if capture is not None:
                     yield capture
     except OSError as exc:
@@ -181,16 +247,15 @@ def read_warc(path: str) -> Iterator[Capture]:
     except Exception as exc:  # warcio's ArchiveLoadFailed and friends: a damaged or non-WARC file
         if isinstance(exc, SourceError):
             raise
-        raise SourceError(f"{path}: not a readable WARC file ({type(exc).__name__}: {exc})") from None
+        detail = " ".join(str(exc).split())  # warcio's messages run over several lines: one line here
+        raise SourceError(f"{path}: not a readable WARC file ({type(exc).__name__}: {detail})") from None
     for uri, digest, refers, status, headers, when in pending:  # revisits of later records
-        body = bodies.get(digest) if digest else None
-        if body is None:
-            body = by_uri.get(refers)
+        body = seen.find(digest, refers)
         if body is not None:
             yield Capture(uri, status, headers, body, when)
 
 
-def _record(record: Any, bodies: dict[str, bytes], by_uri: dict[str, bytes],
+def _record(record: Any, bodies: Bodies,
             pending: list[tuple[str, str, str, int, dict[str, str], float | None]]) -> Capture | None:
     kind = record.rec_type
     uri = (record.rec_headers.get_header("WARC-Target-URI") or "").strip("<>")
@@ -206,10 +271,7 @@ def _record(record: Any, bodies: dict[str, bytes], by_uri: dict[str, bytes],
         except ValueError:
             return Capture(uri, 0, {}, b"", when, "protocol")
         body = record.content_stream().read()
-        digest = record.rec_headers.get_header("WARC-Payload-Digest")
-        if digest:
-            bodies[digest] = body
-        by_uri[uri] = body
+        bodies.keep(uri, record.rec_headers.get_header("WARC-Payload-Digest") or "", body)
         return Capture(uri, status, _http_headers(http.headers), body, when)
     if kind == "revisit":
         http = record.http_headers
@@ -222,9 +284,7 @@ def _record(record: Any, bodies: dict[str, bytes], by_uri: dict[str, bytes],
         digest = record.rec_headers.get_header("WARC-Payload-Digest") or ""
         refers = record.rec_headers.get_header("WARC-Refers-To-Target-URI") or uri
         headers = _http_headers(http.headers)
-        body = bodies.get(digest) if digest else None
-        if body is None and refers in by_uri:
-            body = by_uri[refers]
+        body = bodies.find(digest, refers)
         if body is None:
             pending.append((uri, digest, refers, status, headers, when))
             return None

@@ -22,11 +22,12 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any, cast
 
-from robotrules.batch.decide import COLUMNS, Row
+from robotrules.batch.block import Block
+from robotrules.batch.decide import COLUMNS, Item, Row
 from robotrules.batch.sources import SourceError, table_rows
 from robotrules.errors import require
 
-__all__ = ["OUTPUT_SUFFIXES", "RowWriter", "open_writer", "output_format", "read_pairs", "read_urls"]
+__all__ = ["OUTPUT_SUFFIXES", "RowWriter", "open_writer", "output_format", "read_items", "read_urls"]
 
 OUTPUT_SUFFIXES = {".parquet": "parquet", ".csv": "csv", ".csv.gz": "csv", ".jsonl": "jsonl",
                    ".jsonl.gz": "jsonl", ".ndjson": "jsonl", ".ndjson.gz": "jsonl"}
@@ -71,14 +72,11 @@ def _lines(handle: Iterable[bytes], name: str) -> Iterator[tuple[str, str | None
             yield line, None
 
 
-def read_pairs(rows: Iterable[tuple[str, str | None]], agents: Sequence[str]) -> Iterator[tuple[str, str]]:
-    """The (url, agent) pairs to decide: a row's own agent, else each of ``agents`` in order."""
+def read_items(rows: Iterable[tuple[str, str | None]]) -> Iterator[Item]:
+    """The items to decide: a row's URL alone (decided for the job's agents), or (url, agent)
+    when the row names its own agent. Rows are expanded into (url, agent) rows by the engine."""
     for url, agent in rows:
-        if agent:
-            yield url, agent
-        else:
-            for name in agents:
-                yield url, name
+        yield (url, agent) if agent else url
 
 
 def output_format(path: str) -> str:
@@ -129,6 +127,9 @@ class RowWriter:
             return
         self.rows += len(rows)
         if self._parquet is not None:
+            if isinstance(rows, Block):  # its columns as they are: no row tuples
+                self._parquet.write_table(rows.to_arrow(_schema()))
+                return
             pyarrow: Any = require("pyarrow", "batch")
             columns = list(zip(*rows, strict=True))
             self._parquet.write_table(pyarrow.Table.from_arrays(

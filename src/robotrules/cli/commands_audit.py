@@ -3,7 +3,9 @@
 Reads robots.txt captures (``--robots``: WARC files, tables of captures, folders of them) or, without
 them, the live robots.txt files of ``--sites`` through the shared cache; classifies each site for
 each agent (:mod:`robotrules.batch.audit`), writes the table to ``--output`` and, with ``--report``,
-a self-contained HTML report (:mod:`robotrules.batch.report`).
+a self-contained HTML report (:mod:`robotrules.batch.report`). ``--engine spark`` classifies on
+Apache Spark (:func:`robotrules.batch.audit.audit` with ``engine="spark"``); the table is collected
+and written, and the report made, here, as for the local engine.
 """
 
 from __future__ import annotations
@@ -39,6 +41,9 @@ the fields token, operator, purpose, kind, source.
 The table goes to --output (.parquet, .csv, .jsonl, or .csv.gz, .jsonl.gz); --report writes one
 HTML page with plots and tables that opens offline.
 
+--engine spark makes the same table on Apache Spark in local mode (robotrules[spark] and Java):
+its executors read the captures, or fetch the sites through the same cache.
+
 Exit code: 0 done, 2 a usage or input error.
 
 \b
@@ -53,6 +58,7 @@ Examples:
 @click.option("--robots", "robots", metavar="SOURCE", multiple=True,
               help="robots.txt captures: a WARC file, a table of captures or a folder (repeatable). "
                    "Default: fetch the sites of --sites live through the cache.")
+@options.index_option
 @click.option("--sites", "sites_file", metavar="FILE", default=None,
               help="The sites: one URL or host name a line, or a .parquet, .csv or .jsonl table with a 'url' column.")
 @click.option("--agent", "-a", "agent", multiple=True, metavar="AGENT",
@@ -64,7 +70,8 @@ Examples:
               help="Where the table goes: .parquet, .csv, .jsonl (or .csv.gz, .jsonl.gz).")
 @click.option("--report", "report_path", metavar="FILE", default=None, help="Also write an HTML report to FILE.")
 @click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
-              help="local: all cores of this machine; spark: Apache Spark (not available for audits yet).")
+              help="local: all cores of this machine; spark: Apache Spark in local mode (captures are read, "
+                   "and sites fetched, by its executors).")
 @click.option("--processes", type=int, default=None, callback=options.positive_count, metavar="N",
               help="Worker processes of the local engine [default: one per core for large audits].")
 @options.fetch_options
@@ -78,9 +85,6 @@ def audit(robots: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...
     from robotrules.batch.tables import output_format
 
     out = options.output(params)
-    if engine == "spark":
-        raise InputError("the Spark engine does not run audits yet: use --engine local (the default), "
-                         "which uses every core of this machine")
     try:
         output_format(output_path)
         for given in robots:
@@ -99,29 +103,39 @@ def audit(robots: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...
                                "they cannot be used with --robots")
     if not robots and sites_file is None:
         raise click.UsageError("give the robots.txt captures (--robots) or the sites to fetch live (--sites)")
+    index = options.index_path(params, robots, engine)
     agents = _agents(agent)
     registry = _registry(registry_file)
     sites = _sites(sites_file) if sites_file is not None else None
     if sites is not None and not sites:
         raise InputError(f"no sites to audit: {sites_file} is empty")
     fetching = None
+    archive = None
     source: Any
     try:
-        if robots:
-            source = archive_of(list(robots))
-            count = len(sites) if sites is not None else sum(1 for _ in source.robots_urls())
-            if count == 0:
+        if engine == "spark":
+            fetching = None if robots else options.fetching(params)
+            frame = _spark(robots, fetching, agents, sites, registry, params.get("mode", "google"))
+            if frame.empty and sites is None:
                 raise InputError("no robots.txt captures to audit in " + ", ".join(robots))
         else:
-            fetching = options.fetching(params)
-            source = fetching.client
-            count = len(sites or ())
-        frame = _run(out, source, agents, sites, registry, params.get("mode", "google"), processes, count)
+            if robots:
+                source = archive = archive_of(list(robots), index=index)
+                count = len(sites) if sites is not None else sum(1 for _ in source.robots_urls())
+                if count == 0:
+                    raise InputError("no robots.txt captures to audit in " + ", ".join(robots))
+            else:
+                fetching = options.fetching(params)
+                source = fetching.client
+                count = len(sites or ())
+            frame = _run(out, source, agents, sites, registry, params.get("mode", "google"), processes, count)
     except SourceError as exc:
         raise InputError(str(exc)) from None
     finally:
         if fetching is not None:
             fetching.close()
+        if archive is not None:
+            archive.close()  # a temporary index on disk goes with it
     _write(frame, output_path)
     if report_path is not None:
         from robotrules.batch.report import write_report
@@ -179,6 +193,21 @@ def _run(out: Any, source: Any, agents: tuple[str, ...] | None, sites: list[str]
     frame = pandas.DataFrame.from_records(records, columns=list(AUDIT_COLUMNS))
     frame["crawl_delay"] = frame["crawl_delay"].astype("float64")
     return frame
+
+
+def _spark(robots: tuple[str, ...], fetching: Any, agents: tuple[str, ...] | None, sites: list[str] | None,
+           registry: Any, mode: str) -> Any:
+    """The audit table made on Spark in local mode: the capture files read by its executors, or
+    the sites fetched there through clients like the command's own (its cache, timeout, User-Agent)."""
+    from pathlib import Path
+
+    from robotrules.batch.audit import audit
+
+    source = [Path(path) for path in robots] if robots else fetching.client
+    try:
+        return audit(source, agents, sites=sites, registry=registry, mode=mode, engine="spark")
+    except ValueError as exc:  # a source or a cache the executors cannot use
+        raise InputError(str(exc)) from None
 
 
 def _write(frame: Any, path: str) -> None:

@@ -32,6 +32,8 @@ robots.txt files come from --robots (repeatable): WARC files of robots.txt captu
 status, headers, body) or folders of them. Captured answers are judged as live ones are: a 503
 disallows everything, a 404 allows everything, redirects are followed to captured targets.
 Without --robots, each site's robots.txt is fetched live through the shared cache.
+Captures are held in memory, or in a temporary index on disk when the files hold more than
+128 MiB; --index PATH keeps that index at PATH and reuses it while the files are unchanged.
 
 The rows go to --output (.parquet, .csv, .jsonl, .csv.gz, .jsonl.gz) with the columns url,
 agent, allowed, line, rule, robots_url, robots_status and reason; a summary line follows.
@@ -43,6 +45,7 @@ Exit code: 0 all allowed, 1 some URL disallowed (or its site unknown to the arch
 Examples:
   robotrules batch --urls urls.txt -a GPTBot -a Googlebot --robots robots.warc.gz --output out.parquet
   robotrules batch --urls frontier.parquet --robots captures/ --output verdicts.csv --processes 8
+  robotrules batch --urls frontier.parquet --robots cc-robots/ --index cc-robots.sqlite3 --output out.parquet
   robotrules batch --urls urls.csv -a FooBot --output live.jsonl
   robotrules batch --urls urls.parquet --robots robots.warc.gz --output out.parquet --engine spark
 """
@@ -55,10 +58,12 @@ Examples:
 @click.option("--robots", "robots", metavar="SOURCE", multiple=True,
               help="robots.txt captures: a WARC file, a table of captures or a folder (repeatable). "
                    "Default: fetch live through the cache.")
+@options.index_option
 @click.option("--output", "-o", "output_path", metavar="FILE", required=True,
               help="Where the rows go: .parquet, .csv, .jsonl (or .csv.gz, .jsonl.gz).")
 @click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
-              help="local: all cores of this machine; spark: Apache Spark (captures only).")
+              help="local: all cores of this machine; spark: Apache Spark in local mode (captures read, "
+                   "or robots.txt fetched live, by its executors).")
 @click.option("--processes", type=int, default=None, callback=options.positive_count, metavar="N",
               help="Worker processes of the local engine [default: one per core].")
 @options.fetch_options
@@ -69,7 +74,7 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
           processes: int | None, **params: Any) -> int:
     """Exit code 1 when any row is not allowed (disallowed, or unknown to the archive)."""
     import robotrules.batch as library
-    from robotrules.batch.sources import SourceError, source_kind
+    from robotrules.batch.sources import SourceError, archive_of, source_kind
     from robotrules.batch.tables import output_format
 
     out = options.output(params)
@@ -86,12 +91,17 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
     if robots and live_only:
         raise click.UsageError(f"{', '.join(live_only)} {'is' if len(live_only) == 1 else 'are'} for live fetching: "
                                "not with --robots")
+    index = options.index_path(params, robots, engine)
     urls = _stdin_copy(urls_file) if urls_file == "-" else urls_file
     fetching = None if robots else options.fetching(params)
     client = fetching.client if fetching is not None else None
     progress = _Progress(out)
+    archive = None
     try:
-        summary = library.run(urls, output_path, agents, list(robots) or None, engine=engine, processes=processes,
+        given: Any = list(robots) or None
+        if index is not None:  # else run() reads them: in memory, or a temporary index for large files
+            given = archive = archive_of(list(robots), index=index)
+        summary = library.run(urls, output_path, agents, given, engine=engine, processes=processes,
                               mode=params.get("mode", "google"), client=client, progress=progress)
     except SourceError as exc:
         raise InputError(str(exc)) from None
@@ -101,6 +111,8 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
         progress.done()
         if fetching is not None:
             fetching.close()
+        if archive is not None:
+            archive.close()
     if summary.rows == 0:
         _remove(output_path)
         raise InputError(f"no URLs to decide: {'standard input' if urls_file == '-' else urls_file} is empty")

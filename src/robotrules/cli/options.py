@@ -23,6 +23,8 @@ __all__ = [
     "agents",
     "fetch_options",
     "fetching",
+    "index_option",
+    "index_path",
     "mode_option",
     "output",
     "output_options",
@@ -77,6 +79,28 @@ progress_option = click.option(
     "--progress/--no-progress", "progress", default=None,
     help="A progress bar on stderr (default: when stderr is a terminal and the results go to a file or pipe).",
 )
+
+index_option = click.option(
+    "--index", "index", metavar="PATH", default=None,
+    help="Keep an index of the --robots captures on disk at PATH (one SQLite file) and reuse it while "
+         "those files are unchanged, so later runs start at once. Default: the captures are held in "
+         "memory, or in a temporary index when the files hold more than 128 MiB.",
+)
+
+
+def index_path(params: dict[str, Any], robots: tuple[str, ...], engine: str = "local") -> str | None:
+    """The ``--index`` path of a command, after checking it goes with ``--robots`` and the local engine."""
+    index: str | None = params.get("index")
+    if index is None:
+        return None
+    if index == "":
+        raise click.BadParameter("the index path is empty", param_hint="'--index'")
+    if not robots:
+        raise click.UsageError("--index keeps an index of the --robots captures: give --robots too")
+    if engine != "local":
+        raise click.UsageError("--index is for the local engine: Spark reads the captures itself")
+    return index
+
 
 urls_option = click.option(
     "--urls", "urls_file", metavar="FILE", default=None,

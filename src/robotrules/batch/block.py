@@ -1,0 +1,192 @@
+"""A chunk of decided rows in compact columns: what a worker process of the local engine sends back.
+
+A pickled row tuple costs about half a microsecond to write and as much to read, as much as
+deciding it; a :class:`Block` crosses between processes as a few bytes a row (the verdict, the
+line) plus, once per chunk, the robots.txt files that governed it and their deciding lines.
+The URLs and agents are not sent back: the calling process has them. Rows (tuples in
+:data:`~robotrules.batch.decide.COLUMNS` order) are made when the block is read, and a
+consumer that only counts (:meth:`Block.counts`) never makes them.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Iterator, Sequence
+from itertools import repeat
+from operator import itemgetter
+from typing import Any, overload
+
+from robotrules.batch.decide import NO_ROBOTS, Governing, Item, Row, verdict_of
+from robotrules.core.robotstxt import AgentRules
+from robotrules.errors import require
+
+__all__ = ["Block", "BlockBuilder"]
+
+_UNKNOWN = 2
+_VALUES = (False, True, None)  # by verdict code: 0 disallowed, 1 allowed, 2 nothing known
+
+
+class Block(Sequence[Row]):
+    """The rows of one chunk of items: a sequence of row tuples, made when first read."""
+
+    __slots__ = ("_rows", "agents", "allowed", "gov_of", "govs", "items", "lines", "texts")
+
+    def __init__(self, agents: tuple[str, ...], govs: list[tuple[str, int, str]], gov_of: array[int],
+                 allowed: bytearray, lines: array[int], texts: dict[tuple[int, int], str]) -> None:
+        self.agents = agents
+        self.govs = govs
+        """(robots URL, status, reason) of each robots.txt that governed rows of the chunk."""
+        self.gov_of = gov_of
+        """Per item: its governor's index in :attr:`govs` (a URL with no robots.txt has one too)."""
+        self.allowed = allowed
+        """Per row: 0 disallowed, 1 allowed, 2 nothing known."""
+        self.lines = lines
+        """Per row: the deciding line, 0 when none."""
+        self.texts = texts
+        """(governor index, line) -> the line as written."""
+        self.items: list[Item] = []
+        self._rows: list[Row] | None = None
+
+    def __getstate__(self) -> tuple[object, ...]:
+        return (self.agents, self.govs, self.gov_of, self.allowed, self.lines, self.texts)
+
+    def __setstate__(self, state: tuple[object, ...]) -> None:
+        self.__init__(*state)  # type: ignore[misc]
+
+    def __len__(self) -> int:
+        return len(self.allowed)
+
+    @overload
+    def __getitem__(self, index: int) -> Row: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Row]: ...
+    def __getitem__(self, index: int | slice) -> Row | list[Row]:
+        return self.rows()[index]
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows())
+
+    def counts(self) -> tuple[int, int, int]:
+        """(allowed, disallowed, unknown) rows, without making the rows."""
+        allowed = self.allowed
+        return allowed.count(1), allowed.count(0), allowed.count(_UNKNOWN)
+
+    def rows(self) -> list[Row]:
+        """The row tuples, in input order (made once)."""
+        if self._rows is not None:
+            return self._rows
+        rows: list[Row] = []
+        append = rows.append
+        allowed, lines, texts, govs, agents = self.allowed, self.lines, self.texts, self.govs, self.agents
+        k = 0
+        for item, g in zip(self.items, self.gov_of, strict=True):
+            if type(item) is str:
+                url, names = item, agents
+            else:
+                url, names = item[0], (item[1],)
+            where, status, reason = govs[g]
+            for agent in names:
+                line = lines[k]
+                append((url, agent, _VALUES[allowed[k]], line, texts[g, line] if line else "", where, status, reason))
+                k += 1
+        self._rows = rows
+        return rows
+
+    def to_arrow(self, schema: Any) -> Any:
+        """The rows as a pyarrow Table of ``schema`` (the columns of COLUMNS), built column by
+        column from the compact form (no row tuples)."""
+        pa: Any = require("pyarrow", "batch")
+        pc: Any = require("pyarrow.compute", "batch")
+        items, agents, size = self.items, self.agents, len(self)
+        if all(type(item) is str for item in items):
+            per = len(agents)
+            row = pa.array(range(size), pa.int64())
+            item_of = pc.divide(row, per) if per else row
+            urls = pa.array(items, pa.string()).take(item_of)
+            agent_col = pa.array(agents, pa.string()).take(pc.subtract(row, pc.multiply(item_of, per)))
+        else:
+            item_index: list[int] = []
+            names: list[str] = []
+            for i, item in enumerate(items):
+                own = agents if type(item) is str else (item[1],)
+                item_index.extend([i] * len(own))
+                names.extend(own)
+            item_of = pa.array(item_index, pa.int64())
+            urls = pa.array([item if type(item) is str else item[0] for item in items], pa.string()).take(item_of)
+            agent_col = pa.array(names, pa.string())
+        gov = pa.array(self.gov_of, pa.int64()).take(item_of)
+        codes = pa.Array.from_buffers(pa.uint8(), size, [None, pa.py_buffer(bytes(self.allowed))])
+        lines = pa.Array.from_buffers(pa.int64(), size, [None, pa.py_buffer(self.lines)])
+        keys = pc.add(pc.multiply(gov, 1 << 32), lines)  # (governor, line) as one integer
+        known = sorted(self.texts)
+        found = pc.index_in(keys, value_set=pa.array([g << 32 | line for g, line in known], pa.int64()))
+        texts = pa.array([self.texts[key] for key in known], pa.string()).take(found).fill_null("")
+        columns = {
+            "url": urls, "agent": agent_col, "allowed": pa.array(_VALUES, pa.bool_()).take(codes),
+            "line": lines, "rule": texts,
+            "robots_url": pa.array([g[0] for g in self.govs], pa.string()).take(gov),
+            "robots_status": pa.array([g[1] for g in self.govs], pa.int64()).take(gov),
+            "reason": pa.array([g[2] for g in self.govs], pa.string()).take(gov),
+        }
+        return pa.Table.from_arrays([columns[f.name].cast(f.type) for f in schema], schema=schema)
+
+
+class BlockBuilder:
+    """Collects the decisions of one chunk into a :class:`Block` (in the process that decides).
+
+    Per URL it only appends (its governor, its agents' verdicts as :meth:`RobotsTxt.verdicts`
+    gives them); the columns and the deciding lines' texts are made once, by :meth:`block`.
+    """
+
+    def __init__(self, agents: tuple[str, ...]) -> None:
+        self.agents = agents
+        self._index: dict[int, int] = {}  # id(Governing), or id(None) -> index in govs
+        self._governors: list[Governing | None] = []  # by index (and kept alive: ids stay valid)
+        self.govs: list[tuple[str, int, str]] = []
+        self.gov_of: array[int] = array("i")
+        self._gov_rows: array[int] = array("i")
+        self._found: list[tuple[int, int]] = []  # per row: (verdict code, line)
+        # The governor and tokens of the last URL added (False: none yet), its index and rules.
+        self._last: Governing | bool | None = False
+        self._last_tokens: tuple[str, ...] = ()
+        self._last_index = -1
+        self._last_rules: AgentRules | None = None
+        self._last_fill = (_UNKNOWN, 0)  # each row's (code, line) when there are no rules to match
+
+    def add(self, url: str, tokens: tuple[str, ...], gov: Governing | None) -> None:
+        """Decide ``url`` for each of ``tokens`` (product tokens) under ``gov`` (None: no robots.txt)."""
+        if gov is not self._last or tokens is not self._last_tokens:
+            self._switch(gov, tokens)
+        g = self._last_index
+        self.gov_of.append(g)
+        self._gov_rows.extend(repeat(g, len(tokens)))
+        rules = self._last_rules
+        if rules is not None:
+            self._found.extend(rules.verdicts(url))  # (allowed, line): True and False are 1 and 0
+        else:
+            self._found.extend(repeat(self._last_fill, len(tokens)))
+
+    def _switch(self, gov: Governing | None, tokens: tuple[str, ...]) -> None:
+        """Make ``gov`` and ``tokens`` those of the URLs that follow (they often share them)."""
+        index = self._index.get(id(gov))
+        if index is None:
+            index = self._index[id(gov)] = len(self.govs)
+            self._governors.append(gov)
+            self.govs.append(("", 0, NO_ROBOTS) if gov is None else (gov.robots_url, gov.status, gov.reason))
+        self._last, self._last_tokens, self._last_index = gov, tokens, index
+        self._last_rules = None if gov is None else gov.rules_for(tokens)
+        code = None if gov is None else verdict_of(gov)
+        self._last_fill = (_UNKNOWN if code is None else int(code), 0)
+
+    def block(self, items: list[Item]) -> Block:
+        """The block of the decisions added (``items``: the chunk they were added for)."""
+        found = self._found
+        allowed = bytearray(map(itemgetter(0), found))
+        lines = array("q", map(itemgetter(1), found))
+        texts: dict[tuple[int, int], str] = {}
+        for g, line in set(zip(self._gov_rows, lines, strict=True)):
+            if line:
+                texts[g, line] = self._governors[g].texts[line]  # type: ignore[union-attr]  # lines come from rules
+        block = Block(self.agents, self.govs, self.gov_of, allowed, lines, texts)
+        block.items = items
+        return block

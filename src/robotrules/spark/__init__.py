@@ -1,0 +1,59 @@
+"""Decide and audit robots.txt on Apache Spark: DataFrames in, DataFrames out.
+
+The same decision as the local engine (:func:`robotrules.batch.decide.governing` and
+:func:`~robotrules.batch.decide.decide_row`; for audits :func:`robotrules.batch.audit.classify_jobs`
+and :func:`~robotrules.batch.audit.live_rows`), laid out for a cluster. A batch job has two stages:
+
+1. **One row per robots.txt URL**, from captures (:mod:`._entries`: each robots URL's captures
+   replayed through the fetch policy, F1-F9, redirect chains across hosts resolved in rounds) or
+   live (:mod:`._live`: each robots URL fetched once, in the executors, through a client on a
+   store they all share, C3).
+2. **Rows** (:mod:`._rows`): URL rows meet their robots URL's row in one partition, sorted so it
+   comes first; each robots.txt is parsed once per partition and every row after it is decided.
+
+Audits (:mod:`._audit`) classify each site for each agent in the executors, from the same
+entries or live fetches. Sessions, capture frames, URL tables and outputs are in :mod:`._frames`.
+
+Public names (``robotrules batch --engine spark`` calls :func:`run_job`; ``robotrules audit
+--engine spark`` calls :func:`audit` through :func:`robotrules.batch.audit.audit`)::
+
+    session(master="local[*]", *, app_name="robotrules", shuffle_partitions=8, conf=None) -> SparkSession
+    captures_frame(spark, robots) -> DataFrame          # url, status, headers (JSON), body, fetched_at, error
+    entries(urls_df, captures, *, policy=None, now=None) -> DataFrame   # one row per robots URL (ENTRY_FIELDS)
+    decide(urls_df, robots=None, agents=None, *, policy=None, mode="google", now=None, buckets=1,
+           store=None, user_agent=...) -> DataFrame     # OUTPUT_SCHEMA
+    audit(spark, robots, agents=None, *, sites=None, registry=None, policy=None, mode="google",
+          now=None, store=None, user_agent=...) -> DataFrame   # AUDIT_SCHEMA
+    run_job(urls_path, robots_paths, output_path, agents=(), *, policy=None, mode="google",
+            now=None, spark=None, master="local[*]", buckets=1, store=None, user_agent=...) -> int
+
+``robots`` is a DataFrame of captures (``url`` or ``robots_url``, ``status``, ``headers``, ``body``,
+``fetched_at``, ``error``; see :func:`captures_frame`) or paths of WARC, Parquet, CSV or JSONL
+files, read in the executors (the paths must be readable there); None fetches live. ``now``
+None judges each captured robots.txt as of its own capture time. ``store`` names the cache the
+executors share when fetching live: a SQLite file path or a Redis URL (default: the SQLite
+cache file of the command line).
+"""
+
+from __future__ import annotations
+
+from robotrules.spark._audit import AUDIT_SCHEMA, audit
+from robotrules.spark._entries import ENTRY_FIELDS, entries
+from robotrules.spark._frames import captures_frame, read_urls, session, with_robots_url, write
+from robotrules.spark._rows import OUTPUT_SCHEMA, collect_rows, decide, run_job
+
+__all__ = [
+    "AUDIT_SCHEMA",
+    "ENTRY_FIELDS",
+    "OUTPUT_SCHEMA",
+    "audit",
+    "captures_frame",
+    "collect_rows",
+    "decide",
+    "entries",
+    "read_urls",
+    "run_job",
+    "session",
+    "with_robots_url",
+    "write",
+]

@@ -1,0 +1,169 @@
+"""Audits on Spark: one row per site and agent, classified in the executors by the local code.
+
+From captures: the sites (every captured robots.txt URL, or the robots.txt URLs of ``sites``) are
+joined with their entries (:func:`~robotrules.spark.entries`, the policy replayed over the
+captures, redirect chains across hosts included), and each partition classifies its sites with
+:func:`robotrules.batch.audit.classify_jobs`, exactly as a local worker does. Live: the distinct
+sites are spread over tasks, and each task fetches and classifies its sites with
+:func:`robotrules.batch.audit.live_rows` through one client on the shared store
+(:mod:`._live`), so each robots.txt is fetched once per job.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+from robotrules.cache import Store
+from robotrules.core.policy import Policy
+from robotrules.crawlers import CRAWLERS, Crawler
+from robotrules.errors import require
+from robotrules.fetch import DEFAULT_USER_AGENT
+from robotrules.spark._entries import ENTRY_NAMES, entries, entry_of
+from robotrules.spark._frames import captures_frame
+from robotrules.spark._live import LiveFetch, clients, live_fetch
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+__all__ = ["AUDIT_SCHEMA", "audit"]
+
+AUDIT_SCHEMA = (
+    "site string, agent string, operator string, purpose string, kind string, status int, verdict string, "
+    "explicit boolean, crawl_delay double, sitemaps int, content_signals string, disallow_rules int, "
+    "rules string, reason string"
+)
+"""The Spark schema of :func:`audit`'s output: exactly :data:`robotrules.batch.audit.AUDIT_COLUMNS`."""
+
+
+def audit(
+    spark: SparkSession,
+    robots: DataFrame | str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None,
+    agents: Sequence[str] | None = None,
+    *,
+    sites: DataFrame | Iterable[str] | None = None,
+    registry: Sequence[Crawler] | None = None,
+    policy: Policy | None = None,
+    mode: str = "google",
+    now: float | None = None,
+    store: Store | str | os.PathLike[str] | None = None,
+    user_agent: str = DEFAULT_USER_AGENT,
+) -> DataFrame:
+    """Audit sites' robots.txt for ``agents``: the rows of :func:`robotrules.batch.audit.audit_rows`
+    (columns :data:`~robotrules.batch.audit.AUDIT_COLUMNS`, in no set order).
+
+    ``robots``: captures, as :func:`~robotrules.spark.decide` takes them (a DataFrame or paths read
+    in the executors); every captured robots.txt is audited, or those of ``sites``; each is judged
+    as of its capture, or ``now``. ``robots`` None fetches the robots.txt of ``sites`` live in the
+    executors, once each, through a client on ``store`` (a SQLite file path, a Redis URL, a store
+    object; default the shared SQLite cache file: see :func:`~robotrules.spark.decide`) with
+    ``policy``, ``mode`` and the ``user_agent`` header; the result is computed when this returns.
+    ``sites``: URLs or bare host names (https then), as a list or a DataFrame with a ``url``
+    column. ``agents`` and ``registry`` as for the local audit (default: the registry's tokens and ``*``).
+    """
+    from robotrules.batch.audit import checked_agents
+
+    registry = tuple(registry) if registry is not None else CRAWLERS
+    names = checked_agents(agents, registry)
+    policy = policy or Policy()
+    if robots is None:
+        if sites is None:
+            raise ValueError("give the sites to fetch live (sites=...), or robots.txt captures")
+        live = live_fetch(store, policy=policy, mode=mode, user_agent=user_agent)
+        keys = _site_keys(spark, sites)
+        partitions = int(spark.conf.get("spark.sql.shuffle.partitions") or "200")
+        return keys.repartition(partitions, "key").mapInArrow(_live_auditor(live, names, registry),
+                                                             AUDIT_SCHEMA).localCheckpoint()
+    F: Any = require("pyspark.sql.functions", "spark")
+    caps = captures_frame(spark, robots)
+    keys = _site_keys(spark, sites) if sites is not None else _captured_keys(caps)
+    targets = keys.select("key", F.when(F.col("key").startswith("!"), F.lit("")).otherwise(F.col("key"))
+                          .alias("robots_url"))
+    found = entries(targets, caps, policy=policy, now=now)
+    joined = targets.join(found, "robots_url", "left")
+    return joined.mapInArrow(_archive_auditor(names, registry, policy, now, mode), AUDIT_SCHEMA)
+
+
+def _site_keys(spark: SparkSession, sites: DataFrame | Iterable[str]) -> DataFrame:
+    """The distinct site keys (:func:`robotrules.batch.audit.site_key`) of ``sites`` as a ``key`` column."""
+    from robotrules.batch.audit import site_keys
+
+    sql: Any = require("pyspark.sql", "spark")
+    if isinstance(sites, sql.DataFrame):
+        if "url" not in sites.columns:
+            raise ValueError(f"the sites table needs a url column (found: {', '.join(sites.columns) or 'none'})")
+        keys: DataFrame = sites.select(sites["url"].cast("string").alias("url")).mapInArrow(_keys_of, "key string")
+        return keys.distinct()
+    if isinstance(sites, (str, bytes)):
+        raise TypeError("give the sites as a list of URLs, not one string")
+    return spark.createDataFrame([(key,) for key in site_keys(cast("Iterable[str]", sites))], "key string")
+
+
+def _keys_of(batches: Iterator[Any]) -> Iterator[Any]:
+    """mapInArrow: site URLs in, their keys out (blank ones dropped)."""
+    pa: Any = require("pyarrow", "spark")
+
+    from robotrules.batch.audit import site_key
+
+    for batch in batches:
+        keys = [site_key(url) for url in batch.column("url").to_pylist() if url is not None]
+        yield pa.RecordBatch.from_arrays([pa.array([k for k in keys if k is not None], pa.string())], names=["key"])
+
+
+def _captured_keys(caps: DataFrame) -> DataFrame:
+    """Every captured URL that is a robots.txt URL (as :meth:`Archive.robots_urls`), as a ``key`` column."""
+    return caps.select("url").distinct().mapInArrow(_robots_urls_of, "key string")
+
+
+def _robots_urls_of(batches: Iterator[Any]) -> Iterator[Any]:
+    pa: Any = require("pyarrow", "spark")
+
+    from robotrules.core.urls import is_robots_url
+
+    for batch in batches:
+        urls = [url for url in batch.column("url").to_pylist() if url is not None and is_robots_url(url)]
+        yield pa.RecordBatch.from_arrays([pa.array(urls, pa.string())], names=["key"])
+
+
+def _audit_batch(rows: list[tuple[Any, ...]]) -> Any:
+    pa: Any = require("pyarrow", "spark")
+
+    types = (pa.string(), pa.string(), pa.string(), pa.string(), pa.string(), pa.int32(), pa.string(), pa.bool_(),
+             pa.float64(), pa.int32(), pa.string(), pa.int32(), pa.string(), pa.string())
+    names = [part.split()[0] for part in AUDIT_SCHEMA.split(", ")]
+    columns = list(zip(*rows, strict=True)) if rows else [()] * len(names)
+    return pa.RecordBatch.from_arrays([pa.array(list(c), t) for c, t in zip(columns, types, strict=True)], names=names)
+
+
+def _archive_auditor(agents: tuple[str, ...], registry: tuple[Crawler, ...], policy: Policy, now: float | None,
+                     mode: str) -> Any:
+    """mapInArrow: site keys with their Entry fields (null: nothing captured) -> audit rows."""
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        from robotrules.batch.audit import classify_jobs, job_of
+
+        for batch in batches:
+            cols = {name: batch.column(name).to_pylist() for name in ("key", *ENTRY_NAMES[1:])}
+            jobs = [job_of(key, entry_of(key, {name: cols[name][i] for name in ENTRY_NAMES[1:]}))
+                    for i, key in enumerate(cols["key"])]
+            rows = classify_jobs(jobs, agents, registry, policy, now, mode)
+            if rows:
+                yield _audit_batch(rows)
+
+    return run
+
+
+def _live_auditor(live: LiveFetch, agents: tuple[str, ...], registry: tuple[Crawler, ...]) -> Any:
+    """mapInArrow: site keys -> audit rows, each site fetched through the task's client."""
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        from robotrules.batch.audit import live_rows
+
+        for client, batch in clients(live, batches):
+            sites = [key[1:] if key.startswith("!") else key for key in batch.column("key").to_pylist()]
+            rows = list(live_rows(client, sites, agents, registry, live.threads))
+            if rows:
+                yield _audit_batch(rows)
+
+    return run

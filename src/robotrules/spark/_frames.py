@@ -1,0 +1,277 @@
+"""Spark sessions and the frames every job reads and writes: captures, URL tables, outputs.
+
+Files are read where Spark tasks run, by the local engine's own readers
+(:func:`robotrules.batch.sources.read_captures`), so both engines see the same captures.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from robotrules.batch.captures import Capture
+from robotrules.batch.decide import robots_url_of
+from robotrules.errors import require
+
+if TYPE_CHECKING:
+    from pyspark.sql import Column, DataFrame, SparkSession
+
+__all__ = ["captures_frame", "read_urls", "session", "with_robots_url", "write"]
+
+_CAPTURE_SCHEMA = "url string, status int, headers string, body binary, fetched_at double, error string"
+
+
+def _pyspark() -> Any:
+    return require("pyspark.sql", "spark")
+
+
+# --------------------------------------------------------------------------- session
+
+
+def session(
+    master: str = "local[*]",
+    *,
+    app_name: str = "robotrules",
+    shuffle_partitions: int = 8,
+    conf: Mapping[str, str] | None = None,
+) -> SparkSession:
+    """A SparkSession for ``master`` whose Python workers run this interpreter, with quiet logs.
+
+    Local mode needs only Java (17 or later for pyspark 4). ``conf`` adds or overrides settings.
+    On a cluster, prefer ``spark-submit`` and ``SparkSession.builder`` (see docs/guides/spark.md).
+    """
+    sql = _pyspark()
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    builder = (
+        sql.SparkSession.builder.master(master)
+        .appName(app_name)
+        .config("spark.pyspark.python", sys.executable)
+        .config("spark.pyspark.driver.python", sys.executable)
+        .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
+        .config("spark.sql.execution.arrow.pyspark.enabled", "true")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.adaptive.enabled", "false")  # keep the partitioning by robots URL as asked
+    )
+    for key, value in (conf or {}).items():
+        builder = builder.config(key, value)
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark  # type: ignore[no-any-return]
+
+
+# --------------------------------------------------------------------------- captures
+
+
+def captures_frame(spark: SparkSession, robots: DataFrame | str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> DataFrame:
+    """Captures as a DataFrame of ``url, status, headers, body, fetched_at, error``.
+
+    ``robots`` is a DataFrame (``url`` or ``robots_url``; ``headers`` a map or a JSON object text;
+    ``body`` binary or text; the others optional) or paths of files and folders the local engine
+    reads (``.warc``, ``.warc.gz``, ``.parquet``, ``.csv``, ``.jsonl``, ...). Files are read in the
+    executors, one task per file, by the local engine's own readers
+    (:func:`robotrules.batch.sources.read_captures`), so both engines see the same captures; the
+    paths must be readable where the tasks run (a shared or local file system).
+    """
+    sql = _pyspark()
+    if isinstance(robots, sql.DataFrame):
+        return _normalise(robots)
+    from robotrules.batch import sources
+
+    paths = cast("str | os.PathLike[str] | Sequence[str | os.PathLike[str]]", robots)
+    given = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
+    if not given:
+        raise ValueError("no robots.txt sources given")
+    files = [path for each in given for path in sources._files(each)]  # SourceError (a ValueError) for a bad one
+    listing = spark.createDataFrame([(p,) for p in files], "path string").repartition(len(files))
+    return listing.mapInArrow(_file_batches, _CAPTURE_SCHEMA)
+
+
+def _normalise(frame: DataFrame) -> DataFrame:
+    """The capture columns of ``frame``, typed; missing optional columns get their defaults."""
+    F: Any = require("pyspark.sql.functions", "spark")
+    T: Any = require("pyspark.sql.types", "spark")
+    names = set(frame.columns)
+    if "url" in names:
+        url = F.col("url")
+    elif "robots_url" in names:
+        url = F.col("robots_url")
+    else:
+        raise ValueError("the captures need a url (or robots_url) column")
+    if "status" not in names:
+        raise ValueError("the captures need a status column")
+    types = {f.name: f.dataType for f in frame.schema.fields}
+    if "headers" not in names:
+        headers: Column = F.lit("{}")
+    elif isinstance(types["headers"], (T.MapType, T.StructType)):
+        headers = F.to_json(F.col("headers"))
+    else:
+        headers = F.coalesce(F.col("headers").cast("string"), F.lit("{}"))
+    if "body" not in names:
+        body: Column = F.lit(b"").cast("binary")
+    elif isinstance(types["body"], T.BinaryType):
+        body = F.coalesce(F.col("body"), F.lit(b"").cast("binary"))
+    else:
+        body = F.coalesce(F.encode(F.col("body").cast("string"), "UTF-8"), F.lit(b"").cast("binary"))
+    if "fetched_at" not in names:
+        fetched: Column = F.lit(None).cast("double")
+    elif isinstance(types["fetched_at"], T.TimestampType):
+        fetched = F.unix_timestamp(F.col("fetched_at")).cast("double")
+    else:
+        fetched = F.col("fetched_at").cast("double")
+    error = F.coalesce(F.col("error").cast("string"), F.lit("")) if "error" in names else F.lit("")
+    return frame.select(
+        url.cast("string").alias("url"),
+        F.coalesce(F.col("status").cast("int"), F.lit(0)).alias("status"),
+        headers.alias("headers"),
+        body.alias("body"),
+        fetched.alias("fetched_at"),
+        error.alias("error"),
+    ).where(F.col("url").isNotNull())
+
+
+def _file_batches(batches: Iterator[Any]) -> Iterator[Any]:
+    """mapInArrow: paths in, capture rows out (read where the task runs, by the batch readers)."""
+    pa: Any = require("pyarrow", "spark")
+
+    from robotrules.batch.sources import read_captures
+
+    for batch in batches:
+        for path in batch.column("path").to_pylist():
+            rows: list[Capture] = []
+            for capture in read_captures(path):
+                rows.append(capture)
+                if len(rows) >= 1000:
+                    yield _captures_batch(pa, rows)
+                    rows = []
+            if rows:
+                yield _captures_batch(pa, rows)
+
+
+def _captures_batch(pa: Any, rows: list[Capture]) -> Any:
+    return pa.RecordBatch.from_pydict(
+        {
+            "url": [c.url for c in rows],
+            "status": [c.status for c in rows],
+            "headers": [json.dumps(dict(c.headers)) for c in rows],
+            "body": [c.body for c in rows],
+            "fetched_at": [c.fetched_at for c in rows],
+            "error": [c.error for c in rows],
+        },
+        schema=pa.schema([("url", pa.string()), ("status", pa.int32()), ("headers", pa.string()),
+                          ("body", pa.binary()), ("fetched_at", pa.float64()), ("error", pa.string())]),
+    )
+
+
+def capture_of(url: str, status: Any, headers: Any, body: Any, fetched_at: Any, error: Any) -> Capture:
+    """A capture from the values of one row of a :func:`captures_frame` (headers as JSON text)."""
+    parsed = json.loads(headers) if headers else {}
+    names = {str(k).lower(): str(v) for k, v in (parsed.items() if isinstance(parsed, dict) else ())}
+    return Capture(url, int(status or 0), names, bytes(body or b""), as_float(fetched_at), str(error or ""))
+
+
+def as_float(value: Any) -> float | None:
+    """A nullable double as Spark hands it to Python (None or NaN: missing)."""
+    if value is None:
+        return None
+    number = float(value)
+    return None if math.isnan(number) else number
+
+
+# --------------------------------------------------------------------------- URL tables and outputs
+
+
+def with_robots_url(urls_df: DataFrame, agents: Sequence[str] | None = None) -> DataFrame:
+    """``urls_df`` (``url`` and an optional ``agent``) as ``url, agent, robots_url`` rows.
+
+    Rows without an agent get one row per agent of ``agents`` (default ``"*"``); rows with one
+    keep it. ``robots_url`` is "" for a URL with no robots.txt (:func:`robots_url_of`).
+    """
+    F: Any = require("pyspark.sql.functions", "spark")
+    if "url" not in urls_df.columns:
+        raise ValueError("the URL table needs a url column")
+    default = list(agents) if agents else ["*"]
+    fill = F.array(*[F.lit(a) for a in default])
+    if "agent" in urls_df.columns:
+        agent = F.when((F.col("agent").isNull()) | (F.trim(F.col("agent")) == ""), fill).otherwise(F.array(F.col("agent").cast("string")))
+    else:
+        agent = fill
+    rows = urls_df.select(F.col("url").cast("string").alias("url"), F.explode(agent).alias("agent")).where(F.col("url").isNotNull())
+    return rows.mapInArrow(_robots_urls, "url string, agent string, robots_url string")
+
+
+def _robots_urls(batches: Iterator[Any]) -> Iterator[Any]:
+    pa: Any = require("pyarrow", "spark")
+
+    for batch in batches:
+        urls = batch.column("url").to_pylist()
+        found = [robots_url_of(u) or "" for u in urls]
+        yield pa.RecordBatch.from_arrays([batch.column("url"), batch.column("agent"), pa.array(found, pa.string())],
+                                         names=["url", "agent", "robots_url"])
+
+
+
+
+def read_urls(spark: SparkSession, path: str | os.PathLike[str]) -> DataFrame:
+    """A URL table from ``path``: Parquet, CSV (header line), JSONL, or text with one URL a line
+    (blank lines and lines starting with "#" skipped, as the local engine reads them)."""
+    text = os.fspath(path)
+    lower = text.lower().rstrip("/")
+    if not os.path.exists(text) and "://" not in text:
+        raise ValueError(f"cannot read the URL list {text}: no such file")
+    if lower.endswith(".parquet"):
+        frame = spark.read.parquet(text)
+    elif lower.endswith((".csv", ".csv.gz")):
+        frame = spark.read.option("header", "true").option("multiLine", "true").option("escape", '"').csv(text)
+    elif lower.endswith((".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz", ".json")):
+        frame = spark.read.json(text)
+    else:
+        F: Any = require("pyspark.sql.functions", "spark")
+        lines = spark.read.text(text)
+        return lines.select(F.trim(F.col("value")).alias("url")).where((F.col("url") != "") & ~F.col("url").startswith("#"))
+    if "url" not in frame.columns:
+        raise ValueError(f"{text} has no url column (found: {', '.join(frame.columns) or 'none'})")
+    return frame.where(frame["url"].isNotNull() & (frame["url"] != ""))
+
+
+def write(frame: DataFrame, output_path: str | os.PathLike[str]) -> None:
+    """Write ``frame`` in the format of the name's suffix (.parquet, .csv, .jsonl).
+
+    A local path with a suffix gets one file (the tasks' parts are merged there); a path ending in
+    "/" or with a scheme (hdfs:, s3a:, ...) gets Spark's folder of part files.
+    """
+    text = os.fspath(output_path)
+    lower = text.lower().rstrip("/")
+    if lower.endswith(".parquet"):
+        fmt = "parquet"
+    elif lower.endswith(".csv"):
+        fmt = "csv"
+    elif lower.endswith((".jsonl", ".json", ".ndjson")):
+        fmt = "json"
+    else:
+        raise ValueError(f"cannot tell the output format of {text}: use .parquet, .csv or .jsonl")
+    writer_options = {"header": "true"} if fmt == "csv" else {}
+    if "://" in text or text.endswith("/"):
+        frame.write.mode("overwrite").options(**writer_options).format(fmt).save(text)
+        return
+    target = Path(text)
+    parts = Path(tempfile.mkdtemp(prefix=".robotrules-", dir=target.parent if target.parent.exists() else None))
+    try:
+        folder = parts / "out"
+        frame.coalesce(1).write.options(**writer_options).format(fmt).save(str(folder))
+        produced = [p for p in folder.iterdir() if p.name.startswith("part-")]
+        if not produced:
+            raise RuntimeError("Spark wrote no output file")
+        shutil.move(str(produced[0]), target)
+    finally:
+        shutil.rmtree(parts, ignore_errors=True)
+
+

@@ -1,0 +1,190 @@
+"""Stage 2 of a batch job: every (url, agent) row decided next to its robots.txt, and the job.
+
+URL rows and one row per robots.txt URL (an Entry replayed from captures, :mod:`._entries`, or
+what a live fetch found, :mod:`._live`) are unioned, repartitioned by robots.txt URL (plus an
+optional salt bucket for giant sites) and sorted so that each robots URL's row comes first; a
+``mapInArrow`` pass then builds each robots.txt's :class:`~robotrules.batch.decide.Governing`
+once per partition and decides every row after it with
+:func:`~robotrules.batch.decide.decide_row`. Bodies cross the shuffle once per robots URL (per
+bucket), never once per URL row.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from robotrules.batch.decide import COLUMNS, Governing, decide_row, governing
+from robotrules.cache import Store
+from robotrules.core.policy import Policy
+from robotrules.errors import require
+from robotrules.fetch import DEFAULT_USER_AGENT
+from robotrules.spark._entries import entries, entry_of
+from robotrules.spark._frames import captures_frame, read_urls, session, with_robots_url, write
+from robotrules.spark._live import governing_frame, governing_of, live_fetch
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+__all__ = ["OUTPUT_SCHEMA", "collect_rows", "decide", "run_job"]
+
+OUTPUT_SCHEMA = (
+    "url string, agent string, allowed boolean, line int, rule string, "
+    "robots_url string, robots_status int, reason string"
+)
+"""The Spark schema of :func:`decide`'s output: exactly :data:`robotrules.batch.decide.COLUMNS`."""
+
+Judge = Callable[[str, Mapping[str, Any]], Governing]
+"""Builds the Governing of a robots URL from the values of its row (by column name)."""
+
+
+def archive_judge(policy: Policy, mode: str, now: float | None) -> Judge:
+    """A :data:`Judge` of Entry rows: the entry as the policy says it stands, as of ``now`` or,
+    when None, of its capture (the local engine's :class:`~robotrules.batch.sources.ArchiveSource`)."""
+
+    def judge(robots_url: str, values: Mapping[str, Any]) -> Governing:
+        entry = entry_of(robots_url, values)
+        when = now if now is not None else (entry.fetched_at if entry is not None else 0.0)
+        return governing(robots_url, entry, policy, when, mode)
+
+    return judge
+
+
+def live_judge(mode: str) -> Judge:
+    """A :data:`Judge` of live rows (:func:`~robotrules.spark._live.governing_of`)."""
+
+    def judge(robots_url: str, values: Mapping[str, Any]) -> Governing:
+        return governing_of(robots_url, values, mode)
+
+    return judge
+
+
+def _decider(judge: Judge, names: Sequence[str], policy: Policy, mode: str) -> Any:
+    """The mapInArrow function of stage 2: sorted robots URL rows and URL rows -> output rows."""
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        pa: Any = require("pyarrow", "spark")
+
+        schema = pa.schema([("url", pa.string()), ("agent", pa.string()), ("allowed", pa.bool_()),
+                            ("line", pa.int32()), ("rule", pa.string()), ("robots_url", pa.string()),
+                            ("robots_status", pa.int32()), ("reason", pa.string())])
+        key: str | None = None
+        gov: Governing | None = None
+        for batch in batches:
+            cols = {name: batch.column(name).to_pylist() for name in batch.schema.names}
+            out: list[tuple[Any, ...]] = []
+            for i, side in enumerate(cols["side"]):
+                robots_url = cols["robots_url"][i]
+                if side == 0:  # a robots URL's row: comes first for its robots URL in this partition
+                    key, gov = robots_url, judge(robots_url, {name: cols[name][i] for name in names})
+                    continue
+                if not robots_url:
+                    out.append(decide_row(cols["url"][i], cols["agent"][i], None))
+                    continue
+                if robots_url != key:  # no row of its own: nothing captured of this robots.txt
+                    key, gov = robots_url, governing(robots_url, None, policy, 0.0, mode)
+                out.append(decide_row(cols["url"][i], cols["agent"][i], gov))
+            if out:
+                columns = list(zip(*out, strict=True))
+                yield pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(columns, schema, strict=True)],
+                                                 schema=schema)
+
+    return run
+
+
+def _decide_rows(rows: DataFrame, side: DataFrame, judge: Judge, *, policy: Policy, mode: str,
+                 buckets: int) -> DataFrame:
+    """Stage 2: ``rows`` (url, agent, robots_url) decided by ``side`` (robots_url first, then the
+    columns ``judge`` reads), each side row copied to every salt bucket of its robots URL."""
+    F: Any = require("pyspark.sql.functions", "spark")
+    fields = [f for f in side.schema.fields if f.name != "robots_url"]
+    names = [f.name for f in fields]
+    salt = F.pmod(F.xxhash64("url"), F.lit(buckets)).cast("int") if buckets > 1 else F.lit(0)
+    url_side = rows.select(
+        "robots_url", salt.alias("bucket"), F.lit(1).alias("side"), "url", "agent",
+        *[F.lit(None).cast(f.dataType).alias(f.name) for f in fields],
+    )
+    robots_side = side.select(
+        "robots_url", F.explode(F.sequence(F.lit(0), F.lit(buckets - 1))).alias("bucket"), F.lit(0).alias("side"),
+        F.lit(None).cast("string").alias("url"), F.lit(None).cast("string").alias("agent"), *names,
+    )
+    both = url_side.unionByName(robots_side)
+    spark = rows.sparkSession
+    partitions = int(spark.conf.get("spark.sql.shuffle.partitions") or "200")
+    laid = both.repartition(partitions, "robots_url", "bucket").sortWithinPartitions("robots_url", "bucket", "side")
+    return laid.mapInArrow(_decider(judge, names, policy, mode), OUTPUT_SCHEMA)
+
+
+def decide(
+    urls_df: DataFrame,
+    robots: DataFrame | str | os.PathLike[str] | Sequence[str | os.PathLike[str]] | None = None,
+    agents: Sequence[str] | None = None,
+    *,
+    policy: Policy | None = None,
+    mode: str = "google",
+    now: float | None = None,
+    buckets: int = 1,
+    store: Store | str | os.PathLike[str] | None = None,
+    user_agent: str = DEFAULT_USER_AGENT,
+) -> DataFrame:
+    """Decide every (url, agent) row of ``urls_df`` against the captures ``robots``, or live.
+
+    Returns a DataFrame with exactly :data:`~robotrules.batch.decide.COLUMNS` (in no set order),
+    the same rows as the local engine. ``buckets`` > 1 spreads each robots URL's rows over that
+    many salt buckets (giant sites no longer land in one task; the robots URL's row is copied to
+    each). ``robots`` None fetches each robots.txt live, once, in the executors, through a
+    client on ``store`` (see :func:`~robotrules.spark._live.live_fetch`: a SQLite file path, a
+    Redis URL, a store object; default the shared SQLite cache file) with ``policy``, ``mode``
+    and the ``user_agent`` header; ``now`` applies to captures only (live files are judged when fetched).
+    """
+    if buckets < 1:
+        raise ValueError("buckets must be at least 1")
+    policy = policy or Policy()
+    live = live_fetch(store, policy=policy, mode=mode, user_agent=user_agent) if robots is None else None
+    rows = with_robots_url(urls_df, agents).localCheckpoint()
+    if robots is None:
+        assert live is not None
+        return _decide_rows(rows, governing_frame(rows, live), live_judge(mode), policy=policy, mode=mode,
+                            buckets=buckets)
+    caps = captures_frame(urls_df.sparkSession, robots)
+    table = entries(rows, caps, policy=policy, now=now)
+    return _decide_rows(rows, table, archive_judge(policy, mode, now), policy=policy, mode=mode, buckets=buckets)
+
+
+def run_job(
+    urls_path: str | os.PathLike[str],
+    robots_paths: Sequence[str | os.PathLike[str]] | None,
+    output_path: str | os.PathLike[str],
+    agents: Sequence[str] = (),
+    *,
+    policy: Policy | None = None,
+    mode: str = "google",
+    now: float | None = None,
+    spark: SparkSession | None = None,
+    master: str = "local[*]",
+    buckets: int = 1,
+    store: Store | str | os.PathLike[str] | None = None,
+    user_agent: str = DEFAULT_USER_AGENT,
+) -> int:
+    """Read the URL table and captures, decide every row, write ``output_path``; the row count.
+
+    The Spark half of ``robotrules batch --engine spark``. Starts a local session (:func:`session`)
+    unless ``spark`` is given (under ``spark-submit``, pass ``SparkSession.builder.getOrCreate()``).
+    ``robots_paths`` None fetches live, through ``store`` (see :func:`decide`).
+    """
+    if robots_paths is not None and not robots_paths:
+        raise ValueError("no robots.txt sources given")
+    spark = spark or session(master)
+    urls = read_urls(spark, urls_path)
+    robots = None if robots_paths is None else list(robots_paths)
+    result = decide(urls, robots, agents or None, policy=policy, mode=mode, now=now, buckets=buckets, store=store,
+                    user_agent=user_agent)
+    result = result.localCheckpoint()
+    write(result, output_path)
+    return int(result.count())
+
+
+def collect_rows(frame: DataFrame) -> list[tuple[Any, ...]]:
+    """The rows of a :func:`decide` result as tuples in :data:`COLUMNS` order, sorted (for tests, small tables)."""
+    return sorted((tuple(row[c] for c in COLUMNS) for row in frame.collect()), key=repr)

@@ -1,0 +1,72 @@
+"""Audits on Spark give the local audit's rows, from real WARC captures and through the console script.
+
+Issue #11: ``robotrules audit`` takes the same sources and engines as ``robotrules batch``; on
+Spark the executors run the local classification code (``classify_jobs`` over entries replayed by
+the fetch policy, F1-F9), so every row is the local engine's.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from robotrules.batch.audit import AUDIT_COLUMNS, audit
+from tests.audit.conftest import SITES, warc  # noqa: F401 (the WARC fixture of the audit tests)
+
+pandas = pytest.importorskip("pandas", reason="the audit table needs pandas (robotrules[batch])")
+pytest.importorskip("warcio", reason="reading WARC files needs warcio (robotrules[batch])")
+
+AGENTS = ["GPTBot", "CCBot", "Googlebot/2.1", "*"]
+
+
+def test_spark_audit_of_every_captured_robots_txt_is_the_local_table(spark: Any, warc: Path) -> None:  # noqa: F811
+    """F1-F5 on Spark: rules, a redirect chain, 404, 503, a failed fetch, HTML, a redirect to a
+    target never captured: every captured robots.txt gives the local engine's row, with the same
+    column types (the Spark table comes sorted by site)."""
+    local = audit(warc, AGENTS, processes=1)
+    on_spark = audit([warc], AGENTS, engine="spark")
+    by_site = local.assign(order=local["agent"].map(AGENTS.index)).sort_values(["site", "order"], kind="stable")
+    pandas.testing.assert_frame_equal(on_spark, by_site.drop(columns="order").reset_index(drop=True))
+    assert len(on_spark) == len(AGENTS) * (len(SITES) + 2)
+    verdicts = {(row.site, row.agent): row.verdict for row in on_spark.itertuples(index=False)}
+    assert verdicts["http://chain.test/robots.txt", "*"] == "blocked"  # the chain's captured target decides
+    assert verdicts["http://away.test/robots.txt", "GPTBot"] == "unreachable"  # its target was never captured
+    assert verdicts["http://nodns.test/robots.txt", "*"] == "unreachable"  # a failed fetch
+
+
+def test_robotrules_audit_engine_spark_writes_the_local_table_and_the_report(warc: Path, tmp_path: Path) -> None:  # noqa: F811
+    """``robotrules audit --engine spark`` from the console script as installed: exit code 0, the
+    very table the local engine writes for the same sites (pages of captured sites, a repeat, a
+    site never captured, text that is no URL: in the order given), and the HTML report."""
+    script = os.path.join(os.path.dirname(sys.executable), "robotrules")
+    if shutil.which("java") is None:
+        pytest.skip("no java on PATH: Spark needs a Java runtime")
+    pytest.importorskip("pyspark", reason="the spark extra is not installed")
+    env = {**os.environ, "ROBOTRULES_CACHE": str(tmp_path / "cache.sqlite3"), "NO_COLOR": "1"}
+    (tmp_path / "sites.txt").write_text("http://rules.test/a\nhttp://down.test/\nhttp://missing.test/x\n"
+                                        "http://rules.test/b\nhttp://never.test/\nnot a url\nhttp://html.test/\n")
+    common = ["audit", "--robots", str(warc), "--sites", "sites.txt", "-a", "GPTBot", "-a", "*"]
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([script, *common, *args], capture_output=True, text=True, timeout=240, cwd=tmp_path,
+                              env=env, check=False)
+
+    spark = run("--output", "spark.csv", "--report", "report.html", "--engine", "spark")
+    local = run("--output", "local.csv")
+    assert spark.returncode == local.returncode == 0, spark.stderr[-2000:]
+    assert "Traceback" not in spark.stderr
+    assert spark.stdout.split(" -> ")[0] == local.stdout.split(" -> ")[0]  # "audited 6 sites for 2 crawlers: ..."
+    written = (tmp_path / "spark.csv").read_text(encoding="utf-8")
+    assert written == (tmp_path / "local.csv").read_text(encoding="utf-8")
+    table = pandas.read_csv(tmp_path / "spark.csv", keep_default_na=False)
+    assert list(table.columns) == list(AUDIT_COLUMNS)
+    assert list(table["site"])[::2] == ["http://rules.test/robots.txt", "http://down.test/robots.txt",
+                                        "http://missing.test/robots.txt", "http://never.test/robots.txt",
+                                        "not a url", "http://html.test/robots.txt"]
+    assert (tmp_path / "report.html").read_text(encoding="utf-8").count("<svg") == 3
