@@ -74,6 +74,21 @@ def test_audit_of_live_sites_fetches_through_the_cache(tmp_path: Path) -> None:
     assert server.hits("/robots.txt") == 1
 
 
+def test_audit_refresh_fetches_the_cached_robots_txt_again(tmp_path: Path) -> None:
+    """C2: --refresh fetches a robots.txt the cache holds fresh again, and the new copy decides."""
+    with HTTPServer() as server:
+        server.route("/robots.txt", respond(200, b"User-agent: CCBot\nDisallow: /\n"))
+        sites = str(_sites(tmp_path, [server.url("/")]))
+        first = robotrules("audit", "--sites", sites, "-a", "CCBot", "--output", "a.csv", cwd=tmp_path)
+        server.route("/robots.txt", respond(200, b"User-agent: *\nAllow: /\n"))
+        cached = robotrules("audit", "--sites", sites, "-a", "CCBot", "--output", "b.csv", cwd=tmp_path)
+        assert server.hits("/robots.txt") == 1
+        fresh = robotrules("audit", "--sites", sites, "-a", "CCBot", "--output", "c.csv", "--refresh", cwd=tmp_path)
+        assert server.hits("/robots.txt") == 2
+    assert first.returncode == cached.returncode == fresh.returncode == 0, fresh.stderr
+    assert "1 blocked" in cached.stdout and "1 allowed" in fresh.stdout
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (["--output", "x.csv"], "give the robots.txt captures"),
     (["--robots", "nothere.warc.gz", "--output", "x.csv"], "nothere.warc.gz"),

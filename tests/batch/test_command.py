@@ -60,6 +60,24 @@ def test_batch_fetches_live_through_the_cache_without_robots(robotrules: Run, tm
     assert [row["allowed"] for row in rows] == [False, True]
 
 
+def test_batch_refresh_fetches_each_robots_txt_again_once_and_decides_by_the_new_copy(robotrules: Run,
+                                                                                     tmp_path: Path) -> None:
+    """C2: --refresh fetches a fresh cached robots.txt again, once per job however many URLs of
+    the site there are; without it the cached copy (now out of date) decides."""
+    with HTTPServer() as server:
+        server.route("/robots.txt", respond(200, b"User-agent: *\nDisallow: /no\n"))
+        (tmp_path / "urls.txt").write_text("".join(server.url(f"/no/{n}") + "\n" for n in range(30)))
+        first = robotrules("batch", "--urls", "urls.txt", "--output", "first.jsonl")
+        server.route("/robots.txt", respond(200, b"User-agent: *\nAllow: /\n"))
+        cached = robotrules("batch", "--urls", "urls.txt", "--output", "cached.jsonl")
+        assert server.hits("/robots.txt") == 1
+        fresh = robotrules("batch", "--urls", "urls.txt", "--output", "fresh.jsonl", "--refresh")
+        assert server.hits("/robots.txt") == 2
+    assert first.returncode == cached.returncode == 1 and fresh.returncode == 0, fresh.stderr
+    rows = [json.loads(line) for line in (tmp_path / "fresh.jsonl").read_text().splitlines()]
+    assert len(rows) == 30 and all(row["allowed"] for row in rows)
+
+
 @pytest.mark.parametrize(("args", "words"), [
     (("--urls", "missing.txt", "--output", "o.csv"), "no such file"),
     (("--urls", "urls.txt", "--output", "o.xlsx"), "cannot tell the output format"),

@@ -126,3 +126,23 @@ def test_the_archive_is_judged_with_the_given_policy(world: World) -> None:
     longer = batch.decide([url], robots=world.warc, policy=Policy(max_redirects=6))
     assert bool(default["allowed"][0]) is True
     assert bool(longer["allowed"][0]) is False
+
+
+def test_refresh_fetches_each_live_robots_txt_once_per_job_across_chunks() -> None:
+    """C2: with refresh, a robots.txt the cache holds fresh is fetched again at its first use in
+    the job, and only then, whatever the number of chunks and fetching threads."""
+    with HTTPServer() as server:
+        server.route("/robots.txt", respond(200, b"User-agent: *\nDisallow: /old\n"))
+        base = server.url("/").rstrip("/")
+        client = RobotsClient(MemoryStore())
+        try:
+            assert client.allowed(f"{base}/old", "*") is False
+            server.route("/robots.txt", respond(200, b"User-agent: *\nDisallow: /new\n"))
+            urls = [f"{base}/old", f"{base}/new"] * 20
+            rows = [row for chunk in batch.rows(urls, "*", client=client, refresh=True, processes=1, chunk_size=3)
+                    for row in chunk]
+        finally:
+            client.close()
+    assert server.hits("/robots.txt") == 2
+    assert [row[2] for row in rows[:2]] == [True, False]
+    assert all(row[4] == "Disallow: /new" for row in rows if not row[2])

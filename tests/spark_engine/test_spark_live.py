@@ -118,3 +118,21 @@ def test_the_executors_share_a_redis_cache_with_every_other_client(spark: Any, w
     assert {name: after[name] - before[name] for name in ("ok", "chain", "down")} == {"ok": 1, "chain": 1, "down": 1}
     assert got == sorted((tuple(None if v is pandas.NA else v for v in row) for row in local.itertuples(index=False)),
                          key=repr)
+
+
+def test_live_spark_refresh_fetches_each_cached_robots_txt_again_once(
+        spark: Any, world: World, tmp_path: Path) -> None:  # noqa: F811
+    """C2 on Spark: with refresh=True the executors fetch each robots.txt again, once for the job,
+    although the named cache holds it fresh; without it the cache answers and nothing is fetched."""
+    from robotrules import spark as rs
+
+    urls = world.urls()
+    cache = str(tmp_path / "spark-cache.sqlite3")
+    frame = spark.createDataFrame([(url,) for url in urls], "url string")
+    rs.collect_rows(rs.decide(frame, None, ["*"], policy=POLICY, store=cache))
+    before = robots_hits(world)
+    rs.collect_rows(rs.decide(frame, None, ["*"], policy=POLICY, store=cache))
+    assert robots_hits(world) == before  # all cached, all fresh
+    rs.collect_rows(rs.decide(frame, None, ["*"], policy=POLICY, store=cache, refresh=True))
+    after = robots_hits(world)
+    assert {name: after[name] - before[name] for name in after} == dict.fromkeys(after, 1)

@@ -132,9 +132,10 @@ def _archive(robots: Robots) -> Archive:
 
 
 def source_of(robots: Robots, *, policy: Policy | None = None, mode: str = "google", store: Store | None = None,
-              client: RobotsClient | None = None) -> ArchiveSource | LiveSource:
+              client: RobotsClient | None = None, refresh: bool = False) -> ArchiveSource | LiveSource:
     """The source the arguments name: live (``robots`` None; through ``client``, else a client on
-    ``store``, else on the default SQLite cache) or an archive judged by ``policy``."""
+    ``store``, else on the default SQLite cache; with ``refresh``, each robots.txt fetched again
+    once, however fresh its cached copy) or an archive judged by ``policy``."""
     if robots is not None:
         return ArchiveSource(_archive(robots), policy or Policy(), mode)
     if client is None:
@@ -142,7 +143,7 @@ def source_of(robots: Robots, *, policy: Policy | None = None, mode: str = "goog
         from robotrules.client import RobotsClient
 
         client = RobotsClient(store if store is not None else SQLiteStore(default_path()), policy=policy, mode=mode)
-    return LiveSource(client)
+    return LiveSource(client, refresh=refresh)
 
 
 def _items(urls: URLs) -> Iterator[str | tuple[str, str]]:
@@ -181,24 +182,24 @@ def _agents(agents: Sequence[str] | str) -> tuple[str, ...]:
 def rows(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = None, *, processes: int | None = None,
          policy: Policy | None = None, mode: str = "google", store: Store | None = None,
          client: RobotsClient | None = None, chunk_size: int = DEFAULT_CHUNK,
-         on_chunk: Callable[[Block], None] | None = None) -> Iterator[Block]:
+         on_chunk: Callable[[Block], None] | None = None, refresh: bool = False) -> Iterator[Block]:
     """The local engine's chunks of rows, in input order, streamed: each a :class:`Block`, a
     sequence of row tuples in :data:`COLUMNS` order (``chunk_size`` URLs each)."""
-    source = source_of(robots, policy=policy, mode=mode, store=store, client=client)
+    source = source_of(robots, policy=policy, mode=mode, store=store, client=client, refresh=refresh)
     return decide_rows(_items(urls), _agents(agents), source, processes=processes, chunk_size=chunk_size,
                        on_chunk=on_chunk)
 
 
 def decide(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = None, *, engine: str = "local",
            processes: int | None = None, policy: Policy | None = None, mode: str = "google",
-           store: Store | None = None, client: RobotsClient | None = None) -> Any:
+           store: Store | None = None, client: RobotsClient | None = None, refresh: bool = False) -> Any:
     """Decide ``urls`` for ``agents`` against ``robots`` and return a pandas DataFrame with the
     columns of :data:`COLUMNS`, in input order (each URL's agents in the order given).
 
     A row's own agent (an ``agent`` column, or a (url, agent) pair) replaces ``agents`` for that
     row. ``allowed`` is a nullable boolean: missing when nothing is known of the site. Without
     ``robots`` the files are fetched live through ``client`` (or a client on ``store``, by default
-    the shared SQLite cache).
+    the shared SQLite cache); ``refresh`` fetches each one again once, however fresh its cached copy.
     """
     pandas: Any = require("pandas", "batch")
     if engine == "spark":
@@ -207,7 +208,7 @@ def decide(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = No
     _engine(engine)
     found: list[Row] = []
     for chunk in rows(urls, agents, robots, processes=processes, policy=policy, mode=mode, store=store,
-                      client=client):
+                      client=client, refresh=refresh):
         found.extend(chunk)
     frame = pandas.DataFrame.from_records(found, columns=list(COLUMNS))
     frame["allowed"] = frame["allowed"].astype("boolean")
@@ -219,14 +220,16 @@ def decide(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = No
 def run(urls_path: str | os.PathLike[str], output_path: str | os.PathLike[str], agents: Sequence[str] | str = ("*",),
         robots: Robots = None, *, engine: str = "local", processes: int | None = None, policy: Policy | None = None,
         mode: str = "google", store: Store | None = None, client: RobotsClient | None = None,
-        chunk_size: int = DEFAULT_CHUNK, progress: Callable[[int], None] | None = None) -> Summary:
+        chunk_size: int = DEFAULT_CHUNK, progress: Callable[[int], None] | None = None,
+        refresh: bool = False) -> Summary:
     """Decide the URLs of ``urls_path`` and write the rows to ``output_path`` (the format from
     its suffix), streaming; ``progress`` is called with each chunk's row count."""
     output = os.fspath(output_path)
     output_format(output)  # an unknown suffix fails before any work
     started = time.perf_counter()
     if engine == "spark":
-        return _spark_run(os.fspath(urls_path), output, _agents(agents), robots, policy, mode, started, store, client)
+        return _spark_run(os.fspath(urls_path), output, _agents(agents), robots, policy, mode, started, store, client,
+                          refresh)
     _engine(engine)
     counts_local = Counts()
 
@@ -236,7 +239,7 @@ def run(urls_path: str | os.PathLike[str], output_path: str | os.PathLike[str], 
             progress(len(chunk))
 
     chunks = rows(os.fspath(urls_path), agents, robots, processes=processes, policy=policy, mode=mode, store=store,
-                  client=client, chunk_size=chunk_size, on_chunk=seen)
+                  client=client, chunk_size=chunk_size, on_chunk=seen, refresh=refresh)
     first = next(chunks, None)  # reading starts before the file is made: bad input leaves no file
     with RowWriter(output) as writer:
         if first is not None:
@@ -253,7 +256,8 @@ def _engine(engine: str) -> None:
 
 
 def _spark_run(urls: str, output: str, agents: tuple[str, ...], robots: Robots, policy: Policy | None,
-               mode: str, started: float, store: Store | None = None, client: RobotsClient | None = None) -> Summary:
+               mode: str, started: float, store: Store | None = None, client: RobotsClient | None = None,
+               refresh: bool = False) -> Summary:
     """Hand the job to :func:`robotrules.spark.run_job`, then count the rows written.
 
     Captures must be files (the executors read them). Without ``robots`` the executors fetch live
@@ -264,10 +268,10 @@ def _spark_run(urls: str, output: str, agents: tuple[str, ...], robots: Robots, 
     live: dict[str, Any] = {}
     if robots is None:
         if client is not None:
-            live = {"store": client.store, "user_agent": client.user_agent}
+            live = {"store": client.store, "user_agent": client.user_agent, "refresh": refresh}
             policy, mode = client.policy, client.mode
         else:
-            live = {"store": store}
+            live = {"store": store, "refresh": refresh}
     else:
         given = [os.fspath(robots)] if _is_path(robots) else list(robots)
         if not all(_is_path(path) for path in given):

@@ -237,11 +237,12 @@ def _jobs_from_archive(archive: Archive, sites: Iterable[str] | None, policy: Po
 
 
 def live_rows(client: RobotsClient, sites: Iterable[str], agents: Sequence[str],
-              registry: Sequence[Crawler], threads: int = 16) -> Iterator[Row]:
-    """Rows for sites fetched live through ``client`` (its cache and store), ``threads`` at a time."""
+              registry: Sequence[Crawler], threads: int = 16, *, refresh: bool = False) -> Iterator[Row]:
+    """Rows for sites fetched live through ``client`` (its cache and store), ``threads`` at a time
+    (``refresh``: each fetched again, however fresh the cached copy)."""
     from robotrules.batch.sources import LiveSource
 
-    live = LiveSource(client, threads)
+    live = LiveSource(client, threads, refresh=refresh)
     for chunk in _chunks(site_keys(sites), 64):
         found = live.fetch_all(url for url in chunk if not url.startswith("!"))
         for url in chunk:
@@ -292,6 +293,7 @@ def audit_rows(
     now: float | None = None,
     processes: int | None = None,
     index: str | os.PathLike[str] | None = None,
+    refresh: bool = False,
 ) -> Iterator[Row]:
     """The audit rows, streamed in site order; see :func:`audit` for the arguments.
 
@@ -313,11 +315,12 @@ def audit_rows(
         from robotrules.client import RobotsClient
 
         if isinstance(source, RobotsClient):
-            yield from live_rows(source, sites if sites is not None else (), agents, registry)
+            yield from live_rows(source, sites if sites is not None else (), agents, registry, refresh=refresh)
             return
         if isinstance(source, (str, bytes)):
             raise TypeError("give the sites as a list of URLs, not one string")
-        yield from live_rows(RobotsClient(policy=policy), cast("Iterable[str]", source), agents, registry)
+        yield from live_rows(RobotsClient(policy=policy), cast("Iterable[str]", source), agents, registry,
+                             refresh=refresh)
         return
     yield from _run(jobs, agents, registry, policy, now, mode, processes)
 
@@ -380,6 +383,7 @@ def audit(
     processes: int | None = None,
     index: str | os.PathLike[str] | None = None,
     engine: str = "local",
+    refresh: bool = False,
 ) -> pandas.DataFrame:
     """Audit robots.txt policies: one row per site and agent, with the columns :data:`AUDIT_COLUMNS`.
 
@@ -391,7 +395,8 @@ def audit(
     its cache), or an iterable of site URLs (fetched live by a new client; ``policy`` applies).
     A site is any URL of it, or a bare host name (then https). ``agents``: tokens or User-Agent
     strings (default: the registry's tokens and ``*``). ``registry``: crawlers that name the
-    operator and purpose of an agent (default: the built-in one). ``index``: for a path, where to
+    operator and purpose of an agent (default: the built-in one). ``refresh``: live robots.txt
+    files are fetched again, however fresh their cached copies. ``index``: for a path, where to
     keep (and reuse) the index of its captures on disk (see
     :func:`~robotrules.batch.sources.archive_of`). Needs ``robotrules[batch]``.
 
@@ -407,11 +412,11 @@ def audit(
     if engine == "spark":
         if index is not None:
             raise ValueError("index is for the local engine: Spark reads the captures itself")
-        return _typed(_spark_audit(source, agents, sites, registry, policy, mode, now))
+        return _typed(_spark_audit(source, agents, sites, registry, policy, mode, now, refresh))
     if engine != "local":
         raise ValueError(f"unknown engine {engine!r}: use 'local' or 'spark'")
     rows = list(audit_rows(source, agents, sites=sites, registry=registry, policy=policy, mode=mode, now=now,
-                           processes=processes, index=index))
+                           processes=processes, index=index, refresh=refresh))
     return _typed(pd.DataFrame.from_records(rows, columns=list(AUDIT_COLUMNS)))
 
 
@@ -426,7 +431,7 @@ def _typed(frame: pandas.DataFrame) -> pandas.DataFrame:
 
 def _spark_audit(source: Any, agents: Sequence[str] | None, sites: Iterable[str] | None,
                  registry: Sequence[Crawler] | None, policy: Policy | None, mode: str,
-                 now: float | None) -> pandas.DataFrame:
+                 now: float | None, refresh: bool = False) -> pandas.DataFrame:
     """:func:`audit` on Spark: :func:`robotrules.spark.audit` in the running (or a local) session,
     collected (one row per site and agent) and sorted by site and agent."""
     import warnings
@@ -445,13 +450,13 @@ def _spark_audit(source: Any, agents: Sequence[str] | None, sites: Iterable[str]
         if isinstance(source, Archive):
             raise SourceError("the Spark engine reads robots.txt captures from files: give their paths")
         if isinstance(source, RobotsClient):  # the same store, policy, mode and User-Agent in every task
-            live = {"store": source.store, "user_agent": source.user_agent}
+            live = {"store": source.store, "user_agent": source.user_agent, "refresh": refresh}
             policy, mode = source.policy, source.mode
             sites = sites if sites is not None else ()
         elif isinstance(source, (str, bytes)):
             raise TypeError("give the sites as a list of URLs, not one string")
         else:  # site URLs: a new client on a memory store, as the local engine makes
-            sites, live = source, {"store": MemoryStore()}
+            sites, live = source, {"store": MemoryStore(), "refresh": refresh}
     sites = list(sites) if sites is not None else None
     with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
         warnings.simplefilter("ignore", FutureWarning)

@@ -31,6 +31,7 @@ import json
 import math
 import os
 import sys
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -432,16 +433,32 @@ class ArchiveSource:
 
 class LiveSource:
     """Live robots.txt files through ``client`` and its store: fetched in the calling process,
-    ``threads`` at a time, then handed to the engine as :class:`Governing` objects."""
+    ``threads`` at a time, then handed to the engine as :class:`Governing` objects. With
+    ``refresh``, each robots.txt is fetched again the first time this source is asked for it,
+    however fresh the cached copy (C2 still applies to a failed fetch), and the new copy serves the
+    rest of the job."""
 
-    def __init__(self, client: RobotsClient, threads: int = 16) -> None:
+    def __init__(self, client: RobotsClient, threads: int = 16, *, refresh: bool = False) -> None:
         self.client = client
         self.threads = max(1, threads)
+        self.refresh = refresh
+        self._refreshed: set[str] = set()
+        self._lock = threading.Lock()
+
+    def _first(self, robots_url: str) -> bool:
+        with self._lock:
+            if robots_url in self._refreshed:
+                return False
+            self._refreshed.add(robots_url)
+            return True
 
     def governing(self, robots_url: str) -> Governing:
         """What decides ``robots_url``'s URLs now, as :meth:`RobotsClient.check` sees it."""
         try:
-            state = self.client.robots(robots_url)
+            if self.refresh and self._first(robots_url):
+                state = self.client.refresh(robots_url)
+            else:
+                state = self.client.robots(robots_url)
         except (InvalidURL, BlockedAddress) as exc:
             return Governing(robots_url, "unknown", 0, str(exc))
         return Governing(robots_url, state.kind, state.status, state.reason, state.robots)

@@ -128,7 +128,8 @@ def audit(robots: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...
                 fetching = options.fetching(params)
                 source = fetching.client
                 count = len(sites or ())
-            frame = _run(out, source, agents, sites, registry, params.get("mode", "google"), processes, count)
+            frame = _run(out, source, agents, sites, registry, params.get("mode", "google"), processes, count,
+                         fetching is not None and fetching.refresh)
     except SourceError as exc:
         raise InputError(str(exc)) from None
     finally:
@@ -181,13 +182,13 @@ def _sites(path: str) -> list[str]:
 
 
 def _run(out: Any, source: Any, agents: tuple[str, ...] | None, sites: list[str] | None, registry: Any, mode: str,
-         processes: int | None, count: int) -> Any:
+         processes: int | None, count: int, refresh: bool) -> Any:
     from robotrules.batch.audit import AUDIT_COLUMNS, audit_rows, default_agents
     from robotrules.errors import require
 
     pandas: Any = require("pandas", "batch")
     names = agents or default_agents(registry)
-    rows = audit_rows(source, names, sites=sites, registry=registry, mode=mode, processes=processes)
+    rows = audit_rows(source, names, sites=sites, registry=registry, mode=mode, processes=processes, refresh=refresh)
     with out.progressing(rows, count * len(names), "auditing") as shown:
         records = list(shown)
     frame = pandas.DataFrame.from_records(records, columns=list(AUDIT_COLUMNS))
@@ -205,7 +206,8 @@ def _spark(robots: tuple[str, ...], fetching: Any, agents: tuple[str, ...] | Non
 
     source = [Path(path) for path in robots] if robots else fetching.client
     try:
-        return audit(source, agents, sites=sites, registry=registry, mode=mode, engine="spark")
+        return audit(source, agents, sites=sites, registry=registry, mode=mode, engine="spark",
+                     refresh=fetching is not None and fetching.refresh)
     except ValueError as exc:  # a source or a cache the executors cannot use
         raise InputError(str(exc)) from None
 

@@ -102,7 +102,8 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
         if index is not None:  # else run() reads them: in memory, or a temporary index for large files
             given = archive = archive_of(list(robots), index=index)
         summary = library.run(urls, output_path, agents, given, engine=engine, processes=processes,
-                              mode=params.get("mode", "google"), client=client, progress=progress)
+                              mode=params.get("mode", "google"), client=client, progress=progress,
+                              refresh=fetching is not None and fetching.refresh)
     except SourceError as exc:
         raise InputError(str(exc)) from None
     except ValueError as exc:

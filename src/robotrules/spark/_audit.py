@@ -49,6 +49,7 @@ def audit(
     now: float | None = None,
     store: Store | str | os.PathLike[str] | None = None,
     user_agent: str = DEFAULT_USER_AGENT,
+    refresh: bool = False,
 ) -> DataFrame:
     """Audit sites' robots.txt for ``agents``: the rows of :func:`robotrules.batch.audit.audit_rows`
     (columns :data:`~robotrules.batch.audit.AUDIT_COLUMNS`, in no set order).
@@ -58,7 +59,8 @@ def audit(
     as of its capture, or ``now``. ``robots`` None fetches the robots.txt of ``sites`` live in the
     executors, once each, through a client on ``store`` (a SQLite file path, a Redis URL, a store
     object; default the shared SQLite cache file: see :func:`~robotrules.spark.decide`) with
-    ``policy``, ``mode`` and the ``user_agent`` header; the result is computed when this returns.
+    ``policy``, ``mode`` and the ``user_agent`` header (``refresh``: fetched again, however fresh
+    the cached copy); the result is computed when this returns.
     ``sites``: URLs or bare host names (https then), as a list or a DataFrame with a ``url``
     column. ``agents`` and ``registry`` as for the local audit (default: the registry's tokens and ``*``).
     """
@@ -70,7 +72,7 @@ def audit(
     if robots is None:
         if sites is None:
             raise ValueError("give the sites to fetch live (sites=...), or robots.txt captures")
-        live = live_fetch(store, policy=policy, mode=mode, user_agent=user_agent)
+        live = live_fetch(store, policy=policy, mode=mode, user_agent=user_agent, refresh=refresh)
         keys = _site_keys(spark, sites)
         partitions = int(spark.conf.get("spark.sql.shuffle.partitions") or "200")
         return keys.repartition(partitions, "key").mapInArrow(_live_auditor(live, names, registry),
@@ -162,7 +164,7 @@ def _live_auditor(live: LiveFetch, agents: tuple[str, ...], registry: tuple[Craw
 
         for client, batch in clients(live, batches):
             sites = [key[1:] if key.startswith("!") else key for key in batch.column("key").to_pylist()]
-            rows = list(live_rows(client, sites, agents, registry, live.threads))
+            rows = list(live_rows(client, sites, agents, registry, live.threads, refresh=live.refresh))
             if rows:
                 yield _audit_batch(rows)
 

@@ -48,7 +48,8 @@ class LiveFetch:
     """How each task makes its client: the store to open (``kind`` "memory", "sqlite" with the
     file in ``location``, or "redis" with the URL in ``location`` and the key ``prefix``), the
     fetch ``policy``, the parsing ``mode``, the ``user_agent`` header, and ``threads`` fetching
-    at once per task. Picklable: it travels to the executors with the job."""
+    at once per task; with ``refresh``, each robots.txt is fetched again however fresh the cached
+    copy. Picklable: it travels to the executors with the job."""
 
     kind: Literal["memory", "sqlite", "redis"]
     location: str = ""
@@ -57,6 +58,7 @@ class LiveFetch:
     mode: str = "google"
     user_agent: str = DEFAULT_USER_AGENT
     threads: int = 16
+    refresh: bool = False
 
     def open(self) -> tuple[RobotsClient, Store]:
         """A new client on a newly opened store (the caller closes both)."""
@@ -73,7 +75,7 @@ class LiveFetch:
 
 
 def live_fetch(store: Store | str | os.PathLike[str] | None = None, *, policy: Policy | None = None,
-               mode: str = "google", user_agent: str = DEFAULT_USER_AGENT) -> LiveFetch:
+               mode: str = "google", user_agent: str = DEFAULT_USER_AGENT, refresh: bool = False) -> LiveFetch:
     """The :class:`LiveFetch` for ``store``: a Redis URL (``redis://``, ``rediss://``,
     ``unix://``), a SQLite file path, a store object to reopen in the executors (a
     :class:`~robotrules.SQLiteStore` or a :class:`~robotrules.RedisStore` made from a URL; a
@@ -82,7 +84,7 @@ def live_fetch(store: Store | str | os.PathLike[str] | None = None, *, policy: P
     ``ValueError`` for a store the executors cannot open."""
     parse(b"", mode=mode)  # an unknown mode fails here, on the driver
     policy = policy or Policy()
-    common: dict[str, Any] = {"policy": policy, "mode": mode, "user_agent": user_agent}
+    common: dict[str, Any] = {"policy": policy, "mode": mode, "user_agent": user_agent, "refresh": refresh}
     if store is None:
         return LiveFetch("sqlite", os.path.abspath(default_path()), **common)
     if isinstance(store, MemoryStore):
@@ -143,7 +145,7 @@ def _fetcher(live: LiveFetch) -> Any:
                             ("reason", pa.string()), ("body", pa.binary())])
         for client, batch in clients(live, batches):
             urls = batch.column("robots_url").to_pylist()
-            found = LiveSource(client, live.threads).fetch_all(urls)
+            found = LiveSource(client, live.threads, refresh=live.refresh).fetch_all(urls)
             govs = [found[url] for url in urls]
             yield pa.RecordBatch.from_arrays([
                 pa.array(urls, pa.string()),

@@ -127,6 +127,7 @@ def decide(
     buckets: int = 1,
     store: Store | str | os.PathLike[str] | None = None,
     user_agent: str = DEFAULT_USER_AGENT,
+    refresh: bool = False,
 ) -> DataFrame:
     """Decide every (url, agent) row of ``urls_df`` against the captures ``robots``, or live.
 
@@ -136,12 +137,13 @@ def decide(
     each). ``robots`` None fetches each robots.txt live, once, in the executors, through a
     client on ``store`` (see :func:`~robotrules.spark._live.live_fetch`: a SQLite file path, a
     Redis URL, a store object; default the shared SQLite cache file) with ``policy``, ``mode``
-    and the ``user_agent`` header; ``now`` applies to captures only (live files are judged when fetched).
+    and the ``user_agent`` header (``refresh``: fetched again, however fresh the cached copy);
+    ``now`` applies to captures only (live files are judged when fetched).
     """
     if buckets < 1:
         raise ValueError("buckets must be at least 1")
     policy = policy or Policy()
-    live = live_fetch(store, policy=policy, mode=mode, user_agent=user_agent) if robots is None else None
+    live = live_fetch(store, policy=policy, mode=mode, user_agent=user_agent, refresh=refresh) if robots is None else None
     rows = with_robots_url(urls_df, agents).localCheckpoint()
     if robots is None:
         assert live is not None
@@ -166,6 +168,7 @@ def run_job(
     buckets: int = 1,
     store: Store | str | os.PathLike[str] | None = None,
     user_agent: str = DEFAULT_USER_AGENT,
+    refresh: bool = False,
 ) -> int:
     """Read the URL table and captures, decide every row, write ``output_path``; the row count.
 
@@ -179,7 +182,7 @@ def run_job(
     urls = read_urls(spark, urls_path)
     robots = None if robots_paths is None else list(robots_paths)
     result = decide(urls, robots, agents or None, policy=policy, mode=mode, now=now, buckets=buckets, store=store,
-                    user_agent=user_agent)
+                    user_agent=user_agent, refresh=refresh)
     result = result.localCheckpoint()
     write(result, output_path)
     return int(result.count())
