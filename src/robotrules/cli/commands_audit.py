@@ -69,11 +69,7 @@ Examples:
 @click.option("--output", "-o", "output_path", metavar="FILE", required=True,
               help="Where the table goes: .parquet, .csv, .jsonl (or .csv.gz, .jsonl.gz).")
 @click.option("--report", "report_path", metavar="FILE", default=None, help="Also write an HTML report to FILE.")
-@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
-              help="local: all cores of this machine; spark: Apache Spark in local mode (captures are read, "
-                   "and sites fetched, by its executors).")
-@click.option("--processes", type=int, default=None, callback=options.positive_count, metavar="N",
-              help="Worker processes of the local engine [default: one per core for large audits].")
+@options.engine_options("one per core for large audits")
 @options.fetch_options
 @options.mode_option
 @click.option("--json", "as_json", is_flag=True, help="The summary as one JSON object.")

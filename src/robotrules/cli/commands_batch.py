@@ -61,11 +61,7 @@ Examples:
 @options.index_option
 @click.option("--output", "-o", "output_path", metavar="FILE", required=True,
               help="Where the rows go: .parquet, .csv, .jsonl (or .csv.gz, .jsonl.gz).")
-@click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
-              help="local: all cores of this machine; spark: Apache Spark in local mode (captures read, "
-                   "or robots.txt fetched live, by its executors).")
-@click.option("--processes", type=int, default=None, callback=options.positive_count, metavar="N",
-              help="Worker processes of the local engine [default: one per core].")
+@options.engine_options("one per core")
 @options.fetch_options
 @options.mode_option
 @click.option("--json", "as_json", is_flag=True, help="The summary as one JSON object.")

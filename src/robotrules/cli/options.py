@@ -80,6 +80,18 @@ progress_option = click.option(
     help="A progress bar on stderr (default: when stderr is a terminal and the results go to a file or pipe).",
 )
 
+def engine_options(processes_default: str) -> Callable[[_F], _F]:
+    """``--engine`` and ``--processes`` of the commands that run on either engine (batch, audit);
+    ``processes_default`` says what the local engine uses when ``--processes`` is not given."""
+    return _stack(
+        click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
+                     help="local: all cores of this machine; spark: Apache Spark in local mode (captures read, "
+                          "or robots.txt fetched live, by its executors)."),
+        click.option("--processes", type=int, default=None, callback=positive_count, metavar="N",
+                     help=f"Worker processes of the local engine [default: {processes_default}]."),
+    )
+
+
 index_option = click.option(
     "--index", "index", metavar="PATH", default=None,
     help="Keep an index of the --robots captures on disk at PATH (one SQLite file) and reuse it while "
