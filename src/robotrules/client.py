@@ -60,6 +60,7 @@ from robotrules.core.policy import FETCHABLE_SCHEMES, Entry, Fetch, Policy, age,
 from robotrules.core.robotstxt import Decision, RobotsTxt, parse
 from robotrules.errors import InvalidURL, StoreError, UnsupportedScheme
 from robotrules.fetch import DEFAULT_USER_AGENT, AddressPolicy, AsyncFetcher, Fetcher
+from robotrules.hosts import robots_scope as _robots_scope
 from robotrules.hosts import robots_url as _robots_url
 from robotrules.verdicts import sentence
 
@@ -92,6 +93,8 @@ ORIGIN_MEMO_BYTES = 8 * MiB
 """Budget of the memo origin -> robots.txt URL (estimated bytes); past it the memo starts over.
 About 40,000 typical origins; an origin longer than :data:`_ORIGIN_MEMO_MAX` is never kept."""
 
+_PARSE_ON_LOOP = 64 * 1024  # bytes: the async client parses larger bodies in a worker thread, off the event loop
+_WORKER_THREADS = 8  # the async client's threads for store calls and large parses
 _TOKEN_MEMO = 4096  # agents remembered with their product token; past it the memo starts over
 _ORIGIN_MEMO_MAX = 1024  # characters: a real origin (253-byte host, port, user info) is shorter
 _ORIGIN_MEMO_ENTRY = 160  # bytes per memo entry on top of its two strings: str headers, dict slot
@@ -449,6 +452,33 @@ class _Client(Generic[_F, _L]):
             self._origins_bytes += cost
         return found
 
+    def screen(self, url: str) -> str:
+        """:meth:`robots_url`, and :class:`~robotrules.errors.BlockedAddress` at once when its host is
+        an address literal the address policy refuses (``http://10.0.0.1/``): no store access, no
+        lookup, no fetch, nothing cached. A name passes (it is judged when it is resolved).
+
+        Every load does this itself; a caller with many URLs (the service) screens them all
+        before it starts any work.
+        """
+        key = self.robots_url(url)
+        self._screen(key)
+        return key
+
+    def _screen(self, key: str) -> None:
+        """Refuse ``key`` (a robots.txt URL) when its host is a refused address literal (see :meth:`screen`)."""
+        addresses: AddressPolicy | None = getattr(self.fetcher, "addresses", None)
+        if addresses is None:
+            return
+        start = key.find("://") + 3
+        end = key.find("/", start)
+        first = key[start:end if end >= 0 else len(key)].rpartition("@")[2][:1]
+        if first == "[" or first.isdigit():  # a name starting with a letter is never a literal
+            try:
+                scope = _robots_scope(key)
+            except ValueError:
+                return  # not a URL to fetch: the load reports that
+            addresses.screen(scope)
+
     def _exact(self, robots_url: str) -> str:
         """``robots_url`` as a cache key: validated as :meth:`robots_url` validates, without its fragment."""
         self.robots_url(robots_url)  # absolute, with a host, a scheme that can be fetched
@@ -477,8 +507,20 @@ class _Client(Generic[_F, _L]):
         slot = self._slots.get(key)
         return slot.state.entry if slot is not None else None
 
-    def _install(self, entry: Entry, cache: CacheState) -> _Slot:
-        """Parse (or reuse the parsed copy of) ``entry`` and keep it while it holds."""
+    def _to_parse(self, entry: Entry) -> bytes | None:
+        """The body :meth:`_install` will parse for ``entry`` now: None when its rules do not
+        decide, or when the slot already holds that body parsed."""
+        stand = standing(entry, self.clock(), self.policy)
+        if stand.kind != "rules":
+            return None
+        old = self._slots.get(entry.url)
+        if old is not None and old.state.robots is not None and old.state.entry.body == stand.body:
+            return None
+        return stand.body
+
+    def _install(self, entry: Entry, cache: CacheState, ready: tuple[bytes, RobotsTxt] | None = None) -> _Slot:
+        """Parse (or reuse the parsed copy of) ``entry`` and keep it while it holds; ``ready``: a
+        body and its parsed file, parsed already (off the event loop, by the async client)."""
         now = self.clock()
         stand = standing(entry, now, self.policy)
         robots = None
@@ -488,7 +530,7 @@ class _Client(Generic[_F, _L]):
             if old is not None and old.state.robots is not None and old.state.entry.body == stand.body:
                 robots, parsed = old.state.robots, old.parsed  # unchanged body: keep the parsed copy
             else:
-                robots = parse(stand.body, mode=self.mode)
+                robots = ready[1] if ready is not None and ready[0] == stand.body else parse(stand.body, mode=self.mode)
                 parsed = _parsed_cost(robots)
         state = RobotsState(entry.url, stand.kind, stand.status, stand.reason, stand.age, cache, entry.failures,
                             robots, entry, self.store_state)
@@ -648,14 +690,27 @@ class _Client(Generic[_F, _L]):
             return state
         return replace(state, cache="hit", age=age(state.entry, self.clock()), store=self.store_state)
 
-    def _check(self, slot: _Slot, url: str, user_agent: UserAgents | None, hit: bool) -> CheckResult:
-        state = self._state(slot, hit)
+    def cached(self, url: str) -> RobotsState | None:
+        """The state of the robots.txt governing ``url`` when this process holds a copy that still
+        holds now (as :meth:`robots` would answer it, ``cache="hit"``), else None: no store
+        access, no fetch, never a wait. For callers that answer what is cached at once and
+        queue the rest (the service)."""
+        slot = self._hit(self.robots_url(url), self.clock())
+        return None if slot is None else self._state(slot, hit=True)
+
+    def decide(self, state: RobotsState, url: str, user_agent: UserAgents | None = None) -> CheckResult:
+        """The answer for ``url`` and ``user_agent`` under ``state`` (from :meth:`robots`,
+        :meth:`cached` or :meth:`refresh`), as :meth:`check` gives it, without looking anything up.
+        ``url`` must be one ``state`` governs."""
         tokens = self._tokens_of(user_agent)
         shown = tokens if isinstance(tokens, str) else ", ".join(tokens)
         if state.robots is not None:
             decision = state.robots.check(url, tokens)
             return CheckResult(decision.allowed, decision.line, decision, state, shown)
         return CheckResult(state.kind == "allow", 0, None, state, shown)
+
+    def _check(self, slot: _Slot, url: str, user_agent: UserAgents | None, hit: bool) -> CheckResult:
+        return self.decide(self._state(slot, hit), url, user_agent)
 
     # -- the refresh, written once ------------------------------------------------------------
 
@@ -852,6 +907,7 @@ class RobotsClient(_Client[Fetcher, threading.Lock]):
     # -- driver ----------------------------------------------------------------------------------
 
     def _load(self, key: str, force: bool) -> _Slot:
+        self._screen(key)
         seq = self._seq
         lock = self._flights.enter(key)
         try:
@@ -915,8 +971,12 @@ class AsyncRobotsClient(_Client[AsyncFetcher, "anyio.Lock"]):
     """The client for asyncio and trio (via anyio); same arguments as :class:`RobotsClient`.
 
     ``http_client`` is an ``httpx.AsyncClient``. Calls of a blocking store (SQLite, Redis) run
-    in worker threads; they happen only when the in-process cache has no fresh copy.
+    in worker threads; they happen only when the in-process cache has no fresh copy. So does
+    parsing a fetched body over 64 KiB, so that one large file never stalls the event loop.
+    Those threads are the client's own (at most 8), apart from the ones anyio lends everyone.
     """
+
+    _limiter: anyio.CapacityLimiter | None = None
 
     def _make_fetcher(self, http_client: Any) -> AsyncFetcher:
         return AsyncFetcher(http_client, user_agent=self.user_agent, policy=self.policy, addresses=self.addresses)
@@ -985,6 +1045,7 @@ class AsyncRobotsClient(_Client[AsyncFetcher, "anyio.Lock"]):
     # -- driver ----------------------------------------------------------------------------------
 
     async def _load(self, key: str, force: bool) -> _Slot:
+        self._screen(key)
         seq = self._seq
         lock = self._flights.enter(key)
         try:
@@ -993,9 +1054,25 @@ class AsyncRobotsClient(_Client[AsyncFetcher, "anyio.Lock"]):
                 if slot is not None:
                     return slot
                 entry, cache = await self._run(self._refresh(key, force, self._local(key)))
-                return self._install(entry, cache)
+                body = self._to_parse(entry)
+                if body is None or len(body) < _PARSE_ON_LOOP:
+                    return self._install(entry, cache)
+                import anyio.to_thread
+
+                robots = await anyio.to_thread.run_sync(partial(parse, body, mode=self.mode), limiter=self._workers())
+                return self._install(entry, cache, (body, robots))
         finally:
             self._flights.leave(key)
+
+    def _workers(self) -> anyio.CapacityLimiter:
+        """The worker threads of this client's blocking work (store calls, large parses), made on first use:
+        a limiter of its own, so a slow store never holds up the threads others need (name lookups)."""
+        limiter = self._limiter
+        if limiter is None:
+            import anyio
+
+            limiter = self._limiter = anyio.CapacityLimiter(_WORKER_THREADS)
+        return limiter
 
     async def _call(self, budget: _Budget, name: str, call: Callable[[], _T], fallback: _T) -> _T:
         """As :meth:`RobotsClient._call`; the call runs in a worker thread when the store blocks."""
@@ -1007,7 +1084,7 @@ class AsyncRobotsClient(_Client[AsyncFetcher, "anyio.Lock"]):
             return attempt()
         import anyio.to_thread
 
-        return await anyio.to_thread.run_sync(attempt)
+        return await anyio.to_thread.run_sync(attempt, limiter=self._workers())
 
     async def _run(self, flow: _Flow[_Refreshed]) -> _Refreshed:
         """As :meth:`RobotsClient._run`, awaiting; the lock release is shielded from cancellation."""

@@ -38,7 +38,7 @@ This module is not part of the compiled core (it may import anything of ``robotr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -282,7 +282,8 @@ def _rule_changes(agent: str, old: _View, new: _View) -> list[RuleChange]:
     return found
 
 
-def _matched_by_changes(urls: list[str], old: _View, new: _View, mode: str) -> list[str]:
+def _matched_by_changes(urls: list[str], old: _View, new: _View, mode: str,
+                        pause: Callable[[], None] = lambda: None) -> list[str]:
     """The URLs that a pattern differing between the two views matches (the others cannot flip).
 
     R6: a URL's verdict is the kind of the best of the patterns matching it; when the patterns
@@ -302,7 +303,17 @@ def _matched_by_changes(urls: list[str], old: _View, new: _View, mode: str) -> l
     probe = parse(body, mode=mode)
     if {rule.pattern for group in probe.groups for rule in group.rules} != changed.keys():
         return urls
-    return [url for url in urls if probe.check(url, "*").rule is not None]
+    matched = []
+    for n, url in enumerate(urls):
+        if n % 64 == 63:
+            pause()
+        if probe.check(url, "*").rule is not None:
+            matched.append(url)
+    return matched
+
+
+def _carry_on() -> None:
+    """The checkpoint of a diff nobody may stop."""
 
 
 def diff(
@@ -312,6 +323,7 @@ def diff(
     agents: Sequence[str] = (),
     urls: Sequence[str] = (),
     mode: str = "google",
+    checkpoint: Callable[[], None] | None = None,
 ) -> RobotsDiff:
     """What changes from robots.txt ``old`` to ``new`` for each crawler (see the module for the definitions).
 
@@ -320,9 +332,12 @@ def diff(
     token either file names. ``urls``: absolute URLs or paths starting with "/" to check besides
     the representative URL of each rule. ``mode``: as for :func:`robotrules.parse`. Never raises
     for any content; ``ValueError`` for an unknown mode, ``TypeError`` for an agent or URL that
-    is not a ``str``.
+    is not a ``str``. ``checkpoint``: called now and then while it works (a service passes
+    ``anyio.from_thread.check_cancelled``, so that a diff whose request was given up stops);
+    whatever it raises ends the diff.
     """
     wildcards = get_mode(mode).wildcards
+    pause = checkpoint if checkpoint is not None else _carry_on
     given = list(dict.fromkeys([urls] if isinstance(urls, str) else urls))
     for url in given:
         if not isinstance(url, str):
@@ -337,6 +352,7 @@ def diff(
     # Crawlers that select the same groups in both files see the same rules: compare them once.
     done: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[RuleChange], list[VerdictChange]]] = {}
     for agent in compared:
+        pause()
         label = _label(agent)
         token = unnamed if agent == _GLOBAL else agent
         old_groups, new_groups = before.groups(token), after.groups(token)
@@ -358,7 +374,9 @@ def diff(
                     example = representative_url(pattern, wildcards=wildcards)
                     if example is not None:
                         checked.setdefault(example)
-                for url in _matched_by_changes(list(checked), old_view, new_view, mode):
+                for n, url in enumerate(_matched_by_changes(list(checked), old_view, new_view, mode, pause)):
+                    if n % 64 == 63:
+                        pause()
                     was, now = before.robots.check(url, token), after.robots.check(url, token)
                     if was.allowed != now.allowed:
                         found_verdicts.append(

@@ -28,7 +28,7 @@ from robotrules.core import urls as _urls
 from robotrules.core.urls import Scope
 from robotrules.errors import InvalidURL
 
-__all__ = ["domain_to_ascii", "robots_scope", "robots_url", "same_scope"]
+__all__ = ["check_url", "domain_to_ascii", "robots_scope", "robots_url", "same_scope"]
 
 _RTL = frozenset({"R", "AL", "AN"})
 """Bidi classes that make a label right-to-left, and its domain a "Bidi domain name" (RFC 5893)."""
@@ -125,3 +125,26 @@ def robots_url(url: str) -> str:
 def same_scope(url_a: str, url_b: str) -> bool:
     """S1-S4: whether one robots.txt governs both URLs (same scheme, host and effective port)."""
     return robots_scope(url_a) == robots_scope(url_b)
+
+
+def check_url(url: str, *, paths: bool = False) -> str:
+    """``url`` as given, when robots.txt rules can be applied to it; :class:`~robotrules.InvalidURL` if not.
+
+    The one URL check of every command and endpoint (issue #16-L6): an absolute URL whose
+    origin a robots.txt can govern (:func:`robots_scope` accepts it: a scheme, a usable host, a
+    valid port; S1-S5), or, with ``paths``, a path starting with "/" (what
+    :meth:`robotrules.RobotsTxt.check` reads against a file at hand). Whether the scheme can be
+    fetched is the live checks' own question (:class:`~robotrules.errors.UnsupportedScheme`).
+    """
+    if not isinstance(url, str):
+        raise TypeError(f"url must be str, not {type(url).__name__}")
+    if paths and url.startswith("/"):
+        return url
+    try:
+        robots_scope(url)
+    except InvalidURL as exc:
+        if paths and "://" not in url:
+            raise InvalidURL(f"{_shown(url)} is neither an absolute URL (https://example.com/page) nor a path "
+                             "starting with '/'") from None
+        raise exc from None
+    return url

@@ -416,3 +416,63 @@ def test_a_cache_file_made_writable_again_is_written_again(tmp_path: Path) -> No
     path = _read_only_cache(tmp_path / "cache")
     out = unprivileged_python(_WRITABLE_AGAIN_CHILD, str(path))
     assert out == {"read_only": "StoreError", "writable_again": "ok", "body": "second!"}
+
+
+def test_reads_never_wait_behind_a_write_that_waits_for_the_lock(tmp_path: Path) -> None:
+    """#16-H1, C3: a write stuck on the database's write lock (another program holds it) does not
+    hold up this process's readers: 200 reads from 8 threads all finish while it still waits."""
+    path = tmp_path / "cache.sqlite3"
+    store = SQLiteStore(path, timeout=10.0)
+    store.put(sample_entry(URL, b"User-agent: *\nDisallow: /x\n"))
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another program writing, and taking its time
+    writer = threading.Thread(target=store.put, args=(sample_entry("https://b.example/robots.txt", b""),), daemon=True)
+    try:
+        writer.start()
+        assert not writer.join(0.2) and writer.is_alive()  # the write waits for the lock (up to 10 s)
+        with ThreadPoolExecutor(max_workers=8) as pool:
+            bodies = list(pool.map(lambda _: store.get(URL), range(200)))
+        assert writer.is_alive(), "the reads waited for the write"
+        assert all(entry is not None and entry.body.startswith(b"User-agent") for entry in bodies)
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+        writer.join(15)
+    assert store.get("https://b.example/robots.txt") is not None
+    store.close()
+
+
+def test_pooled_read_connections_follow_a_file_another_store_rebuilt(sqlite_path: Path) -> None:
+    """#16-H1: a store whose read connections were opened on a file that another store then found
+    damaged and rebuilt reads the new file, never the old one."""
+    keys = _truncated_cache(sqlite_path)
+    a, b = SQLiteStore(sqlite_path), SQLiteStore(sqlite_path)
+    b.get("https://nothing.example/robots.txt")  # b has a pooled read connection to the damaged file now
+    for key in keys:
+        a.get(key)  # finds the damage: moves the file aside, starts a new one
+    a.put(sample_entry(URL, b"written after the rebuild"))
+    assert b.get(URL) == sample_entry(URL, b"written after the rebuild")
+    assert [b.get(key) for key in keys[:20]] == [None] * 20
+    assert len(_corrupt_copies(sqlite_path)) == 1
+    a.close()
+    b.close()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX file modes")
+def test_a_new_cache_file_and_its_directory_are_private(tmp_path: Path) -> None:
+    """#16-L7: which sites a crawler visits is nobody else's business: a new cache directory is
+    0700, the file and its -wal and -shm files 0600; an existing file keeps its mode."""
+    path = tmp_path / "made" / "robots.sqlite3"
+    with SQLiteStore(path) as store:
+        store.put(sample_entry(URL, b"User-agent: *\n"))
+        assert store.get(URL) is not None
+        modes = {p.name: p.stat().st_mode & 0o777 for p in path.parent.iterdir()}
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+    assert modes["robots.sqlite3"] == 0o600
+    assert all(mode == 0o600 for name, mode in modes.items() if name.startswith("robots.sqlite3")), modes
+    shared = tmp_path / "shared.sqlite3"
+    SQLiteStore(shared).close()
+    shared.chmod(0o644)
+    with SQLiteStore(shared) as store:
+        store.put(sample_entry(URL, b""))
+    assert shared.stat().st_mode & 0o777 == 0o644

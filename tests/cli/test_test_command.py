@@ -105,7 +105,26 @@ def test_a_url_that_is_not_a_url_or_path_is_an_input_error(robotrules, tmp_path)
     done = robotrules("test", "robots.txt", "private", "/ok")
     assert done.returncode == 2
     assert "ALLOWED     /ok" in done.stdout
-    assert done.stderr == "robotrules: error: not a URL or a path starting with '/': 'private'\n"
+    assert done.stderr == ("robotrules: error: 'private' is neither an absolute URL (https://example.com/page) "
+                           "nor a path starting with '/'\n")
+
+
+BROKEN_URLS = ["http://", "http://exa mple.com/page", "http://[::1/page", "http://example.com:99999/page",
+               "http://a..b/page", "https://user@/page"]
+"""Absolute URLs no robots.txt can govern: no host, a space in it, a broken IPv6 literal, a port out
+of range, an empty label, userinfo without a host."""
+
+
+def test_test_and_check_refuse_the_same_urls_with_the_same_message(robotrules, tmp_path):
+    """#16-L6: one URL check for every command: what ``check`` refuses, ``test`` refuses too, in the
+    same words (it used to decide them against the draft)."""
+    (tmp_path / "robots.txt").write_bytes(DRAFT)
+    for url in BROKEN_URLS:
+        tested = robotrules("test", "robots.txt", url)
+        checked = robotrules("check", "--no-cache", url)
+        assert (tested.returncode, checked.returncode) == (2, 2), url
+        assert tested.stderr == checked.stderr, url
+        assert_clean_error(tested)
 
 
 def test_a_missing_draft_a_directory_and_empty_stdin_are_input_errors(robotrules, tmp_path):

@@ -50,14 +50,15 @@ def site() -> Iterator[HTTPServer]:
 
 @pytest.fixture
 def start() -> Iterator[Start]:
-    """``start(**create_app_options)``: serve a new app, return an httpx client on it (10 s timeouts)."""
+    """``start(**create_app_options)``: serve a new app, return an httpx client on it (10 s timeouts);
+    ``server={...}``: options of the server's configuration (``head_timeout``, ``protocol``, ...)."""
     with ExitStack() as stack:
 
-        def start(**options: Any) -> httpx.Client:
+        def start(*, server: dict[str, Any] | None = None, **options: Any) -> httpx.Client:
             options.setdefault("store", MemoryStore())
             options.setdefault("allow_private", True)
             options.setdefault("fetch_timeout", 5.0)
-            base = stack.enter_context(serving(create_app(**options)))
+            base = stack.enter_context(serving(create_app(**options), **(server or {})))
             return stack.enter_context(httpx.Client(base_url=base, timeout=10.0))
 
         yield start

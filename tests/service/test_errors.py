@@ -69,17 +69,24 @@ def test_wrong_json_types_are_a_422_naming_the_field(api: httpx.Client, path: st
     assert f"'{named}'" in message
 
 
-def test_a_body_that_is_not_a_json_object_is_a_422(api: httpx.Client) -> None:
+def test_json_that_is_not_an_object_is_a_422(api: httpx.Client) -> None:
+    """#16-L3: JSON that was read, of the wrong shape (an array, a string), is a 422."""
     error_of(api.post("/v1/lint", json=["robots"]), 422, "invalid_request")
+    error_of(api.post("/v1/lint", json="robots"), 422, "invalid_request")
+
+
+def test_a_body_not_sent_as_json_or_missing_is_a_400(api: httpx.Client) -> None:
+    """#16-L3: a body that cannot be read as JSON at all (another media type, none) is a 400."""
     message = error_of(api.post("/v1/lint", content=b'{"robots": "x"}', headers={"content-type": "text/plain"}),
-                       422, "invalid_request")
+                       400, "invalid_json")
     assert "application/json" in message
-    assert "JSON body" in error_of(api.post("/v1/lint"), 422, "invalid_request")
+    assert "JSON body" in error_of(api.post("/v1/lint"), 400, "invalid_json")
 
 
-def test_malformed_json_is_a_422(api: httpx.Client) -> None:
+def test_malformed_json_is_a_400(api: httpx.Client) -> None:
+    """#16-L3: malformed JSON is a 400, as a body that is not UTF-8 is: one convention for unreadable bodies."""
     response = api.post("/v1/lint", content=b'{"robots": ', headers={"content-type": "application/json"})
-    assert "not valid JSON" in error_of(response, 422, "invalid_json")
+    assert "not valid JSON" in error_of(response, 400, "invalid_json")
 
 
 def test_a_body_that_is_not_utf8_is_a_400(api: httpx.Client) -> None:

@@ -11,7 +11,9 @@ store writes the same bytes; ``fetched_at`` is copied out of it for :meth:`SQLit
 
 Concurrency: the database runs in WAL journal mode (readers never wait for the writer) with a
 short busy timeout (a writer waits for another writer up to ``timeout``, then fails with
-StoreError). Reads are one autocommit statement. Writes that must see what is there are one
+StoreError). Reads are one autocommit statement, on a pool of read connections of their own
+(up to :data:`READERS` per process), so many readers never wait behind one writer, in this
+process or another; writes go through the one write connection, one at a time. Writes that must see what is there are one
 ``BEGIN IMMEDIATE`` transaction (take the write lock first, then read, decide, write, commit):
 :meth:`SQLiteStore.put` reads the stored entry, applies :func:`~robotrules.core.policy.merge`
 and writes the result, so no writer in any process loses a good copy (C2);
@@ -23,6 +25,11 @@ created inside ``BEGIN IMMEDIATE``; opening an existing cache takes no write loc
 Reads are checked: a row that does not decode or fails
 :func:`~robotrules.cache.base.validate_entry` (a wrong type, a URL other than its key, ...) is
 logged and read as missing, and the next ``put`` replaces it.
+
+Permissions: a new cache file is created readable and writable by its owner only (0600; SQLite
+gives its ``-wal`` and ``-shm`` files the same mode), and a directory the store creates for it
+is 0700: robots.txt files are public, but which sites a crawler visits is not. An existing file
+or directory keeps its mode.
 
 Versioning: the file carries ``PRAGMA application_id`` (this is a robotrules cache) and ``PRAGMA
 user_version`` (its schema). A database of another application or of a newer schema gives a
@@ -65,7 +72,7 @@ from robotrules.errors import StoreError
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["APPLICATION_ID", "DEFAULT_TIMEOUT", "SCHEMA_VERSION", "SQLiteStore", "default_path"]
+__all__ = ["APPLICATION_ID", "DEFAULT_TIMEOUT", "READERS", "SCHEMA_VERSION", "SQLiteStore", "default_path"]
 
 log = logging.getLogger("robotrules.cache")
 
@@ -81,6 +88,9 @@ def default_path() -> str:
 
 
 SCHEMA_VERSION = 1  # PRAGMA user_version; bump on any incompatible change of the tables below
+
+READERS = 8
+"""Read connections a store keeps per process (reads beyond that wait for one of them, never for a write)."""
 
 DEFAULT_TIMEOUT = 0.25
 """Seconds a call waits for another writer's lock before raising StoreError (see :class:`SQLiteStore`)."""
@@ -151,13 +161,14 @@ class SQLiteStore:
     docstring: it is rebuilt, read only, or bypassed, with one warning); it raises StoreError
     for a database of another application or of a newer schema, which is left as it is.
 
-    One connection, guarded by a :class:`threading.Lock` and opened with
-    ``check_same_thread=False``, rather than one connection per thread: every statement is a few
-    microseconds to milliseconds on small rows, so serialising the threads of one process
-    costs little; it makes ``":memory:"`` work (each connection to it would be a separate
-    database), lets :meth:`close` close everything from any thread, and leaves no connection
-    behind in threads that end. Processes still run in parallel: WAL lets their readers go on
-    while one of them writes.
+    Writes use one connection, guarded by a :class:`threading.Lock` and opened with
+    ``check_same_thread=False``: every write is one short transaction, so serialising them
+    costs little, and it lets :meth:`close` close everything from any thread. Reads of a file
+    use a pool of up to :data:`READERS` read connections (taken and given back per read, so no
+    connection is left behind in threads that end): a read never waits for a write of this
+    process or another (WAL). ``":memory:"`` has the one connection only (each connection to
+    it would be a separate database), and so has a file found read-only or damaged, until it
+    is usable again.
 
     After ``os.fork()`` the child opens its own connection to the file on first use (an SQLite
     connection must not cross a fork); an in-memory database is not shared with the child.
@@ -175,6 +186,10 @@ class SQLiteStore:
         self._memory = self.path in {":memory:", ""}
         self._file = self.path if self._memory else os.path.abspath(self.path)  # fixed, whatever the cwd later
         self._lock = threading.Lock()
+        self._readers: list[tuple[int, sqlite3.Connection]] = []  # idle read connections, by generation
+        self._reading = 0  # read connections open now (idle or in use)
+        self._pool = threading.Condition(threading.Lock())
+        self._generation = 0  # the write connection's: read connections of an older one are closed
         self._closed = False
         self._pid = os.getpid()
         self._conn: sqlite3.Connection | None = None
@@ -183,9 +198,9 @@ class SQLiteStore:
         self._bypass = ""  # why every call is refused, once found unusable
         if not self._memory:
             try:
-                Path(self._file).parent.mkdir(parents=True, exist_ok=True)
+                _private_file(self._file)
             except OSError as exc:
-                self._give_up(f"cannot create its directory: {exc}")
+                self._give_up(f"cannot create its directory or file: {exc}")
                 return
         try:
             self._establish()
@@ -284,6 +299,7 @@ class SQLiteStore:
         self._remember_file()  # the file as found: a damaged one is moved aside only if still there
         try:
             self._conn = self._connect()
+            self._generation += 1
         except sqlite3.Error as exc:
             kind = _kind(exc)
             if kind == "corrupt":
@@ -329,7 +345,17 @@ class SQLiteStore:
 
     def _close_connection(self) -> None:
         conn, self._conn = self._conn, None
+        self._generation += 1  # the read connections go with it
         if conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+        self._close_readers()
+
+    def _close_readers(self) -> None:
+        with self._pool:
+            idle, self._readers = self._readers, []
+            self._reading -= len(idle)
+        for _, conn in idle:
             with contextlib.suppress(sqlite3.Error):
                 conn.close()
 
@@ -378,7 +404,9 @@ class SQLiteStore:
             raise StoreError("the SQLite store is closed")
         if self._pid != os.getpid() and not self._memory:
             self._pid = os.getpid()
-            self._conn = None  # the parent's connection is left alone: it is the parent's
+            self._conn = None  # the parent's connections are left alone: they are the parent's
+            with self._pool:
+                self._readers, self._reading = [], 0
         if self._conn is not None and self._file_id is not None and self._file_id != self._current_file_id():
             self._close_connection()  # another process moved a damaged file aside: use the new one
         if self._conn is None and not self._bypass:
@@ -416,12 +444,92 @@ class SQLiteStore:
                     raise
             raise StoreError(f"SQLite cache {self.path!r}: still failing after it was rebuilt")  # pragma: no cover
 
+    def _read(self, operation: Callable[[sqlite3.Connection], _T]) -> _T:
+        """Run the read ``operation`` on a pooled read connection, which never waits for a write;
+        on the write connection (:meth:`_call`) when there is none to use, or when it fails there
+        (:meth:`_call` recovers from a damaged or moved file, or raises StoreError)."""
+        taken = self._take()
+        if taken is None:
+            return self._call(operation, write=False)
+        try:
+            result = operation(taken[1])
+        except sqlite3.Error:
+            self._give_back(taken, broken=True)
+            return self._call(operation, write=False)
+        self._give_back(taken)
+        return result
+
+    def _take(self) -> tuple[int, sqlite3.Connection] | None:
+        """An idle read connection of the current write connection's file, a new one (up to
+        :data:`READERS`), or None: the store is in memory, read-only, bypassed, not open yet or
+        moved, a fork happened, or every read connection stayed busy for ``timeout``."""
+        if (self._memory or self._closed or self._readonly or self._bypass or self._conn is None
+                or self._pid != os.getpid() or self._file_id != self._current_file_id()):
+            return None
+        stale: list[sqlite3.Connection] = []
+        taken: tuple[int, sqlite3.Connection] | None = None
+        make = False
+        with self._pool:
+            deadline = time.monotonic() + self.timeout
+            while taken is None and not make:
+                while self._readers:
+                    generation, conn = self._readers.pop()
+                    if generation == self._generation:
+                        taken = (generation, conn)
+                        break
+                    self._reading -= 1
+                    stale.append(conn)
+                if taken is None and self._reading < READERS:
+                    self._reading += 1
+                    make = True
+                elif taken is None and not self._pool.wait(deadline - time.monotonic()):
+                    break
+            generation = self._generation
+        for conn in stale:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+        if not make:
+            return taken
+        try:
+            return generation, self._reader()
+        except sqlite3.Error:
+            with self._pool:
+                self._reading -= 1
+                self._pool.notify()
+            return None
+
+    def _reader(self) -> sqlite3.Connection:
+        """A new read connection to the file (query only; the file is in WAL mode already)."""
+        conn = sqlite3.connect(self._uri(False), timeout=self.timeout, isolation_level=None, check_same_thread=False,
+                               uri=True)
+        conn.text_factory = bytes
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {max(1, int(self.timeout * 1000))}")
+            conn.execute("PRAGMA query_only = ON")
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _give_back(self, taken: tuple[int, sqlite3.Connection], broken: bool = False) -> None:
+        """Return a read connection to the pool; close it when it failed or belongs to an older file."""
+        generation, conn = taken
+        with self._pool:
+            keep = not broken and not self._closed and generation == self._generation and self._pid == os.getpid()
+            if keep:
+                self._readers.append(taken)
+            else:
+                self._reading -= 1
+            self._pool.notify()
+        if not keep:
+            with contextlib.suppress(sqlite3.Error):
+                conn.close()
+
     # -- the Store protocol -------------------------------------------------------------
 
     def get(self, key: str) -> Entry | None:
         """The entry stored for ``key``, or None (also for an invalid row: logged, see base.Store.get)."""
-        rows = self._call(lambda conn: conn.execute("SELECT data FROM entries WHERE key = ?", (key,)).fetchall(),
-                          write=False)
+        rows = self._read(lambda conn: conn.execute("SELECT data FROM entries WHERE key = ?", (key,)).fetchall())
         if not rows:
             return None
         return self._decode(key, rows[0][0])
@@ -485,6 +593,8 @@ class SQLiteStore:
                 return
             self._closed = True
             conn, self._conn = self._conn, None
+            if self._pid == os.getpid():
+                self._close_readers()  # those in use are closed when given back
             if conn is not None and (self._pid == os.getpid() or self._memory):
                 try:
                     conn.close()
@@ -500,13 +610,28 @@ class SQLiteStore:
 
     def __len__(self) -> int:
         """The number of entries stored (in the file, by every process)."""
-        return int(self._call(lambda conn: conn.execute("SELECT count(*) FROM entries").fetchone()[0], write=False))
+        return int(self._read(lambda conn: conn.execute("SELECT count(*) FROM entries").fetchone()[0]))
 
     def __enter__(self) -> Self:
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def _private_file(path: str) -> None:
+    """Create the cache file's directory (0700) and the file itself (0600) when they do not exist.
+
+    SQLite creates a missing file with the process's default mode (usually 0644) and gives its
+    ``-wal`` and ``-shm`` files the mode of the database file, so creating the file first, empty,
+    makes all three private. An existing file or directory is left as it is.
+    """
+    parent = Path(path).parent
+    if not parent.is_dir():
+        parent.parent.mkdir(parents=True, exist_ok=True)
+        parent.mkdir(mode=0o700, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
 
 
 class _FileLock:
@@ -522,7 +647,7 @@ class _FileLock:
         try:
             import fcntl
 
-            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
             fcntl.flock(self._fd, fcntl.LOCK_EX)
         except (ImportError, OSError):
             self._close()

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from robotrules.cli.errors import EXIT_OK, InputError
+from robotrules.cli.options import positive_seconds
 
 __all__ = ["serve"]
 
@@ -22,6 +23,9 @@ It answers the same questions as the commands (check, test, lint, diff) over HTT
 robots.txt cache with them, and serves a page to try a robots.txt draft in a browser. By
 default it listens on 127.0.0.1 only and refuses to fetch robots.txt files from private and
 loopback addresses (--allow-private permits them, e.g. for an intranet).
+
+Every request has a deadline (--deadline); work beyond the service's limits is refused with
+503 and Retry-After rather than queued without end. The API is described at /openapi.json.
 
 Stop it with Ctrl-C.
 
@@ -44,15 +48,23 @@ MISSING = "the service needs: pip install 'robotrules[serve]'"
               help="Also fetch robots.txt files from private, loopback and link-local addresses.")
 @click.option("--user-agent", "user_agent", metavar="HEADER", default=None,
               help="The User-Agent header of the robots.txt requests.")
+@click.option("--deadline", type=float, default=10.0, show_default=True, callback=positive_seconds,
+              metavar="SECONDS", help="The time limit of one request; past it, its work is cancelled (503).")
+@click.option("--fetch-timeout", "fetch_timeout", type=float, default=5.0, show_default=True,
+              callback=positive_seconds, metavar="SECONDS",
+              help="The time limit of one robots.txt fetch, redirects included (keep it under --deadline).")
+@click.option("--docs", is_flag=True,
+              help="Serve the interactive API pages /docs and /redoc (they load their scripts from a CDN).")
 def serve(host: str, port: int, cache: str | None, redis: str | None, allow_private: bool,
-          user_agent: str | None) -> int:
+          user_agent: str | None, deadline: float, fetch_timeout: float, docs: bool) -> int:
     """Runs until interrupted; exit code 2 when the service cannot start."""
     if cache is not None and redis is not None:
         raise click.UsageError("--cache and --redis cannot be used together: choose one cache")
     if cache is not None and os.path.isdir(cache):
         raise InputError(f"the cache path is a directory: {cache!r} (give a file path)")
     service = _service()
-    service.run(host, port, cache=cache, redis=redis, allow_private=allow_private, user_agent=user_agent)
+    service.run(host, port, cache=cache, redis=redis, allow_private=allow_private, user_agent=user_agent,
+                deadline=deadline, fetch_timeout=fetch_timeout, docs=docs)
     return EXIT_OK
 
 

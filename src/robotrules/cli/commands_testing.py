@@ -24,6 +24,7 @@ from robotrules.cli.output import Output, agent_label, verdict_lines
 from robotrules.cli.sources import STDIN, is_url, read_expectations, read_local, url_list
 from robotrules.core.robotstxt import parse
 from robotrules.errors import BlockedAddress, InvalidURL
+from robotrules.hosts import check_url
 from robotrules.verdicts import Verdict, check_offline
 
 __all__ = ["test"]
@@ -126,11 +127,6 @@ def _with_expectations(items: Iterable[str], expect: str | None,
     yield from listed
 
 
-def _usable(url: str) -> bool:
-    """A URL to decide offline: absolute (``scheme://``) or a path starting with "/"."""
-    return url.startswith("/") or is_url(url)
-
-
 def _run(out: Output, judge: _Decide, work: Iterable[tuple[str, str | None]], total: int | None,
          agents: tuple[str, ...]) -> tuple[int, int, int, list[tuple[Verdict, str]]]:
     """Decide and show each URL for each agent: (exit code, URLs seen, verdicts, mismatches)."""
@@ -143,9 +139,11 @@ def _run(out: Output, judge: _Decide, work: Iterable[tuple[str, str | None]], to
     with out.progressing(work, total, "testing") as progress:
         for url, expected in progress:
             seen += 1
-            if not _usable(url):
+            try:
+                check_url(url, paths=True)  # the one URL check of every command
+            except InvalidURL as exc:
                 failed = True
-                message = f"not a URL or a path starting with '/': {url!r}"
+                message = str(exc)
                 out.error(message)
                 if out.as_json:
                     out.json({"url": url, "error": message})

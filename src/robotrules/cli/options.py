@@ -44,7 +44,8 @@ def _stack(*decorators: Callable[[_F], _F]) -> Callable[[_F], _F]:
     return apply
 
 
-def _positive_seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+def positive_seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """A click callback: a time limit must be a finite number of seconds greater than 0."""
     if not (math.isfinite(value) and value > 0):
         raise click.BadParameter(f"must be a number of seconds greater than 0, not {value:g}", ctx, param)
     return value
@@ -127,7 +128,7 @@ fetch_options = _stack(
     click.option("--redis", "redis", metavar="URL", default=None,
                  help="Share the cache in Redis instead (redis://host:6379/0)."),
     click.option("--refresh", is_flag=True, help="Fetch each robots.txt again, even when the cached copy is fresh."),
-    click.option("--timeout", type=float, default=30.0, show_default=True, callback=_positive_seconds,
+    click.option("--timeout", type=float, default=30.0, show_default=True, callback=positive_seconds,
                  metavar="SECONDS", help="The time limit of one robots.txt fetch, redirects included (> 0)."),
     click.option("--user-agent", "user_agent", metavar="HEADER", default=None,
                  help="The User-Agent header of the robots.txt requests."),

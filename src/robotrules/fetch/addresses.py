@@ -36,6 +36,13 @@ site-local and addresses embedded in IPv6 (IPv4-mapped, 6to4, NAT64)::
 :meth:`AddressPolicy.aresolve` (async) resolve, check every address and return the ones to
 connect to, or raise :class:`~robotrules.errors.BlockedAddress`. Subclass it and override
 :meth:`AddressPolicy.refuses` to permit an internal network or refuse more.
+
+A host that is an address literal needs no lookup to be judged: :meth:`AddressPolicy.screen`
+refuses a robots.txt URL on a refused literal (``http://10.0.0.1/``, ``http://[::1]/``, and the
+URL standard's other spellings of an IPv4 address, ``http://2130706433/``) at once, so the
+clients and the service turn it away before any store access, lookup or fetch, and never cache
+the refusal (it is this instance's policy, not the site's answer). Names pass the screen; they
+are judged when they are resolved.
 """
 
 from __future__ import annotations
@@ -46,7 +53,7 @@ from ipaddress import IPv4Address, IPv4Network, IPv6Address, IPv6Network, ip_add
 
 from robotrules.errors import BlockedAddress
 
-__all__ = ["AddressPolicy", "refusal"]
+__all__ = ["AddressPolicy", "literal", "refusal"]
 
 IPAddress = IPv4Address | IPv6Address
 
@@ -99,6 +106,21 @@ _METADATA = frozenset(ip_address(a) for a in (
     "192.0.0.192",  # Oracle Cloud
     "fd00:ec2::254",  # AWS, over IPv6
 ))
+
+
+def literal(host: str) -> IPAddress | None:
+    """The address ``host`` spells when it is an address literal in canonical form (dotted-decimal
+    IPv4, or IPv6 with or without brackets), else None (a name)."""
+    if not host:
+        return None
+    if host[0] == "[" and host[-1:] == "]":
+        host = host[1:-1]
+    elif ":" not in host and not host.replace(".", "").isdigit():
+        return None  # the common case, a name: no parsing
+    try:
+        return ip_address(host)
+    except ValueError:
+        return None
 
 
 def refusal(address: str | IPAddress) -> str | None:
@@ -175,6 +197,22 @@ class AddressPolicy:
         except UnicodeError as exc:  # an empty or too long label
             raise socket.gaierror(socket.EAI_NONAME, f"{host!r} cannot be looked up: {exc}") from None
         return self.check(host, port, [str(info[4][0]) for info in infos])
+
+    def screen(self, scope: tuple[str, str, int | None]) -> None:
+        """Refuse an origin whose host is a refused address literal, without any lookup.
+
+        ``scope`` is a :class:`~robotrules.Scope` (scheme, canonical host, effective port), as
+        :func:`robotrules.robots_scope` gives it: an IPv4 host is in dotted decimal there, an
+        IPv6 one without brackets. :class:`~robotrules.errors.BlockedAddress` when the policy
+        refuses the literal; nothing for a name (judged when it is resolved) or a permitted address.
+        """
+        _, host, port = scope
+        address = literal(host)
+        if address is None:
+            return
+        why = self.refuses(address, port if port is not None else 0)
+        if why is not None:
+            raise BlockedAddress(host, port if port is not None else 0, str(address), why)
 
     async def aresolve(self, host: str, port: int) -> list[str]:
         """As :meth:`resolve`, on the event loop (asyncio or trio)."""

@@ -5,28 +5,41 @@ unknown paths (404) and wrong methods (405). Codes are stable, for programs; mes
 sentences, for people::
 
     400 invalid_url, unsupported_scheme     a URL with no robots.txt to fetch
-    400 invalid_json, bad_content_length    a body that cannot be read
+    400 invalid_json                        a body that is not JSON: malformed, not UTF-8, missing,
+                                            or not sent as application/json
+    400 bad_content_length                  a Content-Length that is not a number
     403 blocked_address                     the robots.txt host is not a public address
     404 not_found                           no such endpoint (or the web page is not installed)
     405 method_not_allowed
+    408 request_timeout                     the body did not arrive before the deadline
     413 body_too_large                      more than max_body bytes, with or without Content-Length
-    422 invalid_request                     a missing or mistyped parameter or field
-    422 too_many_urls, too_many_agents      more than max_urls / max_agents
+    422 invalid_request                     JSON that is read, with a missing or mistyped field
+                                            (or a missing or mistyped query parameter)
+    422 too_many_urls, too_many_agents,     more than max_urls, max_agents, URLs x agents
+        too_many_checks, too_many_hosts     (max_checks), distinct sites (max_hosts)
+    422 url_too_long                        a URL longer than max_url_length
     422 invalid_path                        a draft URL that is neither absolute nor a path
     500 internal_error                      a bug: never expected (the schema fuzz test looks for it)
+    503 overloaded, deadline_exceeded       too much work queued, or the request's deadline passed:
+                                            both with Retry-After
+
+One convention for bodies (issue #16-L3): 400 when the body cannot be read as JSON at all, 422
+when it is JSON but not the request's shape.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException
+
+from robotrules.service.admission import Overloaded
 
 __all__ = ["JSON", "ApiError", "error_body", "error_response", "install", "validation_message"]
 
@@ -43,11 +56,12 @@ class JSON(JSONResponse):
 class ApiError(Exception):
     """An error answer: ``status``, a stable ``code`` and a plain ``message``."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str, headers: Mapping[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = dict(headers) if headers else None
 
 
 def error_body(code: str, message: str) -> dict[str, Any]:
@@ -103,21 +117,39 @@ def validation_message(errors: Sequence[Mapping[str, Any]]) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
 
 
+def _unreadable(error: Mapping[str, Any]) -> bool:
+    """Whether a validation error means the body could not be read as JSON at all (400, not 422)."""
+    kind = error.get("type", "")
+    loc = tuple(error.get("loc", ()))
+    if kind == "json_invalid":
+        return True
+    if loc == ("body",):
+        return kind == "missing" or isinstance(error.get("input"), bytes)  # bytes: not sent as JSON
+    return False
+
+
 _HTTP_CODES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "body_too_large"}
 
 
-def install(app: FastAPI) -> None:
-    """Answer every error raised in ``app`` with the one JSON shape."""
+def install(app: FastAPI, refused: Callable[[str], None] = lambda reason: None) -> None:
+    """Answer every error raised in ``app`` with the one JSON shape; ``refused(reason)`` counts a
+    request refused to protect the service (``"overloaded"``)."""
 
     async def api_error(request: Request, exc: Exception) -> JSON:
         assert isinstance(exc, ApiError)
-        return error_response(exc.status, exc.code, exc.message)
+        return error_response(exc.status, exc.code, exc.message, exc.headers)
+
+    async def overloaded(request: Request, exc: Exception) -> JSON:
+        assert isinstance(exc, Overloaded)
+        refused("overloaded")
+        return error_response(503, "overloaded", str(exc), {"retry-after": "1"})
 
     async def invalid(request: Request, exc: Exception) -> JSON:
         assert isinstance(exc, RequestValidationError)
         errors = list(exc.errors())
-        code = "invalid_json" if any(e.get("type") == "json_invalid" for e in errors) else "invalid_request"
-        return error_response(422, code, validation_message(errors))
+        if any(_unreadable(e) for e in errors):
+            return error_response(400, "invalid_json", validation_message([e for e in errors if _unreadable(e)]))
+        return error_response(422, "invalid_request", validation_message(errors))
 
     async def http_error(request: Request, exc: Exception) -> JSON:
         assert isinstance(exc, HTTPException)
@@ -140,6 +172,7 @@ def install(app: FastAPI) -> None:
         return error_response(500, "internal_error", "The service failed to answer this request; the error is logged.")
 
     app.add_exception_handler(ApiError, api_error)
+    app.add_exception_handler(Overloaded, overloaded)
     app.add_exception_handler(RequestValidationError, invalid)
     app.add_exception_handler(HTTPException, http_error)
     app.add_exception_handler(Exception, crashed)
