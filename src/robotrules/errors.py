@@ -8,6 +8,8 @@
     │                                URL itself; a redirect hop refused is an answer (F3)
     ├── StoreError                   the backing store (SQLite, Redis) failed; the client logs it
     │                                and goes on without the store
+    ├── DamagedArchive (ValueError)  a crawl archive cut short or corrupt (robotrules.batch): the
+    │                                file and the byte where the damage starts
     ├── RobotsDisallowed             a guard (robotrules.compat.httpx, robotrules.compat.requests)
     │                                refused a request its robots.txt disallows; each guard raises
     │                                a subclass that is also its library's request error
@@ -26,6 +28,7 @@ if TYPE_CHECKING:  # the client imports this module
 
 __all__ = [
     "BlockedAddress",
+    "DamagedArchive",
     "InvalidURL",
     "MissingExtra",
     "RobotsDisallowed",
@@ -73,6 +76,24 @@ class BlockedAddress(RobotsError, ValueError):
 
 class StoreError(RobotsError):
     """The store's backing service failed (a database error, Redis unreachable)."""
+
+
+class DamagedArchive(RobotsError, ValueError):
+    """A crawl archive (a WARC file, a compressed table) that is cut short or corrupt: ``path``,
+    the byte ``offset`` where the damaged record starts, and ``detail``, what is wrong.
+
+    Raised instead of reading on in silence (the sites whose captures were lost would look never
+    captured), unless damaged records are skipped (``skip_bad_records``).
+    """
+
+    def __init__(self, path: str, offset: int, detail: str) -> None:
+        self.path = path
+        self.offset = offset
+        self.detail = detail
+        super().__init__(f"{path}: damaged at byte {offset}: {detail}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.path, self.offset, self.detail)
 
 
 class RobotsDisallowed(RobotsError):

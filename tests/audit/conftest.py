@@ -3,13 +3,19 @@
 ``write_warc(path, answers)`` writes one gzipped WARC: for each URL a ``response`` record (status,
 headers, body) or, for an answer given as a string, a ``metadata`` record saying the fetch failed
 with that error (as crawl archives record a robots.txt that could not be fetched).
+``opened(report)`` opens a report file in Debian's headless Chromium (skipping when it is not
+installed; nothing ever downloads a browser) and records every request, error and dialog.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Mapping
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,3 +72,42 @@ def warc(tmp_path: Path) -> Path:
     answers["http://nodns.test/robots.txt"] = "DNS lookup failed"
     answers["http://away.test/robots.txt"] = (301, {"location": "http://elsewhere.test/robots.txt"}, b"")
     return write_warc(tmp_path / "captures.warc.gz", answers)
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+@dataclass
+class Opened:
+    """A report open in Chromium: its ``page``, and what happened while it was open."""
+
+    page: Any
+    requests: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+
+@contextmanager
+def opened(report: Path) -> Iterator[Opened]:
+    """``report`` opened from its file in headless Chromium (1200 x 900), its ``details`` closed as written."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium); these tests never download a browser")
+    sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed (pip install playwright)")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True,
+                                             timeout=30_000)
+        try:
+            context = browser.new_context(viewport={"width": 1200, "height": 900}, service_workers="block")
+            context.set_default_timeout(10_000)
+            seen = Opened(context.new_page())
+            context.on("request", lambda request: seen.requests.append(request.url))
+            seen.page.on("pageerror", lambda error: seen.errors.append(str(error)))
+            seen.page.on("console",
+                         lambda message: seen.errors.append(message.text) if message.type == "error" else None)
+            seen.page.on("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
+            seen.page.goto(report.as_uri())
+            yield seen
+        finally:
+            browser.close()

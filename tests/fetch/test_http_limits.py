@@ -165,16 +165,16 @@ def test_deflate_body_in_one_byte_chunks_is_decoded(fetch: Run, server: HTTPServ
 @pytest.mark.parametrize("kind", ["zlib-wrapped", "bare"])
 def test_deflate_detection_does_not_depend_on_how_the_stream_is_split(kind: str) -> None:
     """F2: the body decoder gives the same bytes for every split of a deflate stream into reads (first read of 1 byte included)."""
-    from robotrules.fetch.http import _Body
+    from robotrules.fetch.body import BodyReader
 
     data = deflate_bytes(ROBOTS * 3, raw_deflate=kind == "bare")
     for cut in range(len(data) + 1):
-        reader = _Body("deflate", LIMIT)
+        reader = BodyReader("deflate", LIMIT)
         for piece in (data[:cut], data[cut : cut + 1], data[cut + 1 :]):
             if piece:
                 reader.feed(piece)
         assert reader.finish() == ROBOTS * 3, f"split at {cut}"
-    one_by_one = _Body("deflate", LIMIT)
+    one_by_one = BodyReader("deflate", LIMIT)
     for i in range(len(data)):
         one_by_one.feed(data[i : i + 1])
     assert one_by_one.finish() == ROBOTS * 3

@@ -17,9 +17,9 @@ from contextlib import ExitStack, contextmanager
 from ipaddress import IPv4Address, IPv6Address
 from typing import Any
 
-import anyio
 import httpx
 import pytest
+from anyio.from_thread import start_blocking_portal
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
@@ -166,7 +166,8 @@ def test_the_clients_refuse_an_address_literal_before_their_store(url: str) -> N
             with pytest.raises(BlockedAddress):
                 await client.robots(url)
 
-    anyio.run(main)
+    with start_blocking_portal() as portal:  # a loop of its own (the page tests may hold this thread's)
+        portal.call(main)
     assert (store.calls, len(store)) == (0, 0)
 
 

@@ -11,6 +11,11 @@ written, a :class:`Summary` returned)::
     frame = batch.decide(["https://example.com/a"], agents=["Googlebot", "GPTBot"],
                          robots=["robots-captures.warc.gz"])
     summary = batch.run("urls.parquet", "verdicts.parquet", agents=["GPTBot"], robots="captures/")
+
+A damaged archive (a WARC file cut short, a corrupt gzip member) raises
+:class:`DamagedArchive` naming the file and the byte where the damage starts; with
+``skip_bad_records=True`` the damaged records are skipped, the rest is read, and they are
+counted (:attr:`Summary.bad_records`, ``frame.attrs["bad_records"]``).
 """
 
 from __future__ import annotations
@@ -28,7 +33,16 @@ from robotrules.batch.block import Block
 from robotrules.batch.captures import Archive, Capture
 from robotrules.batch.decide import COLUMNS, Governing, Row, decide_row, governing, robots_url_of
 from robotrules.batch.local import DEFAULT_CHUNK, Counts, decide_rows
-from robotrules.batch.sources import ArchiveSource, LiveSource, SourceError, archive_of, read_captures
+from robotrules.batch.sources import (
+    ArchiveSource,
+    BadRecord,
+    DamagedArchive,
+    LiveSource,
+    SourceError,
+    archive_of,
+    read_captures,
+    with_skipped,
+)
 from robotrules.batch.tables import RowWriter, output_format, read_items, read_urls
 from robotrules.core.policy import Policy
 from robotrules.errors import require
@@ -41,8 +55,10 @@ __all__ = [
     "COLUMNS",
     "Archive",
     "ArchiveSource",
+    "BadRecord",
     "Block",
     "Capture",
+    "DamagedArchive",
     "Governing",
     "LiveSource",
     "SourceError",
@@ -68,7 +84,8 @@ with a ``url`` and optionally an ``agent`` column."""
 
 @dataclass(frozen=True, slots=True)
 class Summary:
-    """What a run decided: row counts, the seconds it took, and where the rows went."""
+    """What a run decided: row counts, the seconds it took, where the rows went, and the damaged
+    records of the archives that were skipped (``skip_bad_records``)."""
 
     rows: int
     allowed: int
@@ -77,21 +94,41 @@ class Summary:
     elapsed: float
     output: str = ""
     engine: str = "local"
+    skipped: tuple[BadRecord, ...] = ()
 
     @property
     def rows_per_second(self) -> float:
         """Rows decided per second of the whole run (reading and writing included)."""
         return self.rows / self.elapsed if self.elapsed > 0 else 0.0
 
+    @property
+    def bad_records(self) -> int:
+        """How many damaged records of the archives were skipped."""
+        return len(self.skipped)
+
     def to_dict(self) -> dict[str, Any]:
         """The summary as JSON-ready data."""
         return {"rows": self.rows, "allowed": self.allowed, "disallowed": self.disallowed,
                 "unknown": self.unknown, "elapsed": round(self.elapsed, 3),
-                "rows_per_second": round(self.rows_per_second, 1), "output": self.output, "engine": self.engine}
+                "rows_per_second": round(self.rows_per_second, 1), "output": self.output, "engine": self.engine,
+                "bad_records": self.bad_records,
+                "skipped": [{"path": bad.path, "offset": bad.offset, "detail": bad.detail} for bad in self.skipped]}
 
     def __str__(self) -> str:
         return (f"{self.rows:,} rows: {self.allowed:,} allowed, {self.disallowed:,} disallowed, "
-                f"{self.unknown:,} unknown in {self.elapsed:.2f}s ({self.rows_per_second:,.0f} rows/s)")
+                f"{self.unknown:,} unknown in {self.elapsed:.2f}s ({self.rows_per_second:,.0f} rows/s)"
+                + skipped_note(self.skipped))
+
+
+def skipped_note(skipped: Sequence[BadRecord]) -> str:
+    """"; N damaged records skipped (the first: FILE at byte N)" for a summary line ("" for none)."""
+    if not skipped:
+        return ""
+    first = skipped[0]
+    where = f"{first.path} at byte {first.offset}"
+    count = len(skipped)
+    return (f"; {count:,} damaged record{'s' if count != 1 else ''} of the archives skipped "
+            f"({'the first: ' if count > 1 else ''}{where})")
 
 
 def _is_path(value: object) -> bool:
@@ -116,28 +153,30 @@ def _captures_of(frame: Any) -> Iterator[Capture]:
                       _body_of(row.get("body"), ""), _timestamp(row.get("fetched_at")), error)
 
 
-def _archive(robots: Robots) -> Archive:
+def _archive(robots: Robots, skip_bad_records: bool = False) -> Archive:
     if isinstance(robots, Archive):
         return robots
     if _is_path(robots):
-        return archive_of(os.fspath(robots))
+        return archive_of(os.fspath(robots), skip_bad_records=skip_bad_records)
     if hasattr(robots, "to_dict") and hasattr(robots, "columns"):  # a pandas DataFrame
         return Archive(_captures_of(robots))
     items = list(robots)
     if all(_is_path(item) for item in items):
-        return archive_of([os.fspath(item) for item in items])
+        return archive_of([os.fspath(item) for item in items], skip_bad_records=skip_bad_records)
     if all(isinstance(item, Capture) for item in items):
         return Archive(items)
     raise TypeError("robots must be paths, an Archive, Captures or a DataFrame of captures")
 
 
 def source_of(robots: Robots, *, policy: Policy | None = None, mode: str = "google", store: Store | None = None,
-              client: RobotsClient | None = None, refresh: bool = False) -> ArchiveSource | LiveSource:
+              client: RobotsClient | None = None, refresh: bool = False,
+              skip_bad_records: bool = False) -> ArchiveSource | LiveSource:
     """The source the arguments name: live (``robots`` None; through ``client``, else a client on
     ``store``, else on the default SQLite cache; with ``refresh``, each robots.txt fetched again
-    once, however fresh its cached copy) or an archive judged by ``policy``."""
+    once, however fresh its cached copy) or an archive judged by ``policy`` (files read with
+    ``skip_bad_records``: see :func:`~robotrules.batch.sources.archive_of`)."""
     if robots is not None:
-        return ArchiveSource(_archive(robots), policy or Policy(), mode)
+        return ArchiveSource(_archive(robots, skip_bad_records), policy or Policy(), mode)
     if client is None:
         from robotrules.cache import SQLiteStore, default_path
         from robotrules.client import RobotsClient
@@ -154,7 +193,8 @@ def _items(urls: URLs) -> Iterator[str | tuple[str, str]]:
         if "url" not in urls.columns:
             raise SourceError(f"the URL table has no 'url' column (found: {', '.join(map(str, urls.columns))})")
         agent = urls["agent"] if "agent" in urls.columns else [None] * len(urls)
-        return read_items((str(u), None if _blank(a) else str(a)) for u, a in zip(urls["url"], agent, strict=True))
+        return read_items(("" if _blank(u) else str(u), None if _blank(a) else str(a))
+                          for u, a in zip(urls["url"], agent, strict=True))
 
     def items() -> Iterator[str | tuple[str, str]]:
         for item in urls:
@@ -182,54 +222,71 @@ def _agents(agents: Sequence[str] | str) -> tuple[str, ...]:
 def rows(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = None, *, processes: int | None = None,
          policy: Policy | None = None, mode: str = "google", store: Store | None = None,
          client: RobotsClient | None = None, chunk_size: int = DEFAULT_CHUNK,
-         on_chunk: Callable[[Block], None] | None = None, refresh: bool = False) -> Iterator[Block]:
+         on_chunk: Callable[[Block], None] | None = None, refresh: bool = False,
+         skip_bad_records: bool = False) -> Iterator[Block]:
     """The local engine's chunks of rows, in input order, streamed: each a :class:`Block`, a
     sequence of row tuples in :data:`COLUMNS` order (``chunk_size`` URLs each)."""
-    source = source_of(robots, policy=policy, mode=mode, store=store, client=client, refresh=refresh)
+    source = source_of(robots, policy=policy, mode=mode, store=store, client=client, refresh=refresh,
+                       skip_bad_records=skip_bad_records)
     return decide_rows(_items(urls), _agents(agents), source, processes=processes, chunk_size=chunk_size,
                        on_chunk=on_chunk)
 
 
+def _skipped(source: ArchiveSource | LiveSource) -> tuple[BadRecord, ...]:
+    return source.archive.bad_records if isinstance(source, ArchiveSource) else ()
+
+
 def decide(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = None, *, engine: str = "local",
            processes: int | None = None, policy: Policy | None = None, mode: str = "google",
-           store: Store | None = None, client: RobotsClient | None = None, refresh: bool = False) -> Any:
+           store: Store | None = None, client: RobotsClient | None = None, refresh: bool = False,
+           skip_bad_records: bool = False) -> Any:
     """Decide ``urls`` for ``agents`` against ``robots`` and return a pandas DataFrame with the
     columns of :data:`COLUMNS`, in input order (each URL's agents in the order given).
 
     A row's own agent (an ``agent`` column, or a (url, agent) pair) replaces ``agents`` for that
-    row. ``allowed`` is a nullable boolean: missing when nothing is known of the site. Without
-    ``robots`` the files are fetched live through ``client`` (or a client on ``store``, by default
-    the shared SQLite cache); ``refresh`` fetches each one again once, however fresh its cached copy.
+    row. ``allowed`` is a nullable boolean: missing when nothing is known of the site, and for a
+    row without a URL (an empty or missing ``url`` cell: kept, so rows line up with the input).
+    Without ``robots`` the files are fetched live through ``client`` (or a client on ``store``,
+    by default the shared SQLite cache); ``refresh`` fetches each one again once, however fresh
+    its cached copy. A damaged archive raises :class:`DamagedArchive`; with ``skip_bad_records``
+    its damaged records are skipped and noted in ``frame.attrs["bad_records"]`` (as dicts with
+    ``path``, ``offset`` and ``detail``; :func:`~robotrules.batch.sources.skipped_of` makes them
+    :class:`BadRecord` objects again).
     """
     pandas: Any = require("pandas", "batch")
     if engine == "spark":
         raise SourceError("decide() runs the local engine; for Spark use robotrules.spark.decide on Spark "
                           "DataFrames, or run() with engine='spark'")
     _engine(engine)
+    source = source_of(robots, policy=policy, mode=mode, store=store, client=client, refresh=refresh,
+                       skip_bad_records=skip_bad_records)
     found: list[Row] = []
-    for chunk in rows(urls, agents, robots, processes=processes, policy=policy, mode=mode, store=store,
-                      client=client, refresh=refresh):
+    for chunk in decide_rows(_items(urls), _agents(agents), source, processes=processes):
         found.extend(chunk)
     frame = pandas.DataFrame.from_records(found, columns=list(COLUMNS))
     frame["allowed"] = frame["allowed"].astype("boolean")
     frame["line"] = frame["line"].astype("int64")
     frame["robots_status"] = frame["robots_status"].astype("int64")
-    return frame
+    return with_skipped(frame, _skipped(source))
 
 
 def run(urls_path: str | os.PathLike[str], output_path: str | os.PathLike[str], agents: Sequence[str] | str = ("*",),
         robots: Robots = None, *, engine: str = "local", processes: int | None = None, policy: Policy | None = None,
         mode: str = "google", store: Store | None = None, client: RobotsClient | None = None,
         chunk_size: int = DEFAULT_CHUNK, progress: Callable[[int], None] | None = None,
-        refresh: bool = False) -> Summary:
+        refresh: bool = False, skip_bad_records: bool = False) -> Summary:
     """Decide the URLs of ``urls_path`` and write the rows to ``output_path`` (the format from
-    its suffix), streaming; ``progress`` is called with each chunk's row count."""
+    its suffix), streaming; ``progress`` is called with each chunk's row count.
+
+    A damaged archive raises :class:`DamagedArchive` before any file is written; with
+    ``skip_bad_records`` its damaged records are skipped and counted in the :class:`Summary`.
+    """
     output = os.fspath(output_path)
     output_format(output)  # an unknown suffix fails before any work
     started = time.perf_counter()
     if engine == "spark":
         return _spark_run(os.fspath(urls_path), output, _agents(agents), robots, policy, mode, started, store, client,
-                          refresh)
+                          refresh, skip_bad_records)
     _engine(engine)
     counts_local = Counts()
 
@@ -238,8 +295,10 @@ def run(urls_path: str | os.PathLike[str], output_path: str | os.PathLike[str], 
         if progress is not None:
             progress(len(chunk))
 
-    chunks = rows(os.fspath(urls_path), agents, robots, processes=processes, policy=policy, mode=mode, store=store,
-                  client=client, chunk_size=chunk_size, on_chunk=seen, refresh=refresh)
+    source = source_of(robots, policy=policy, mode=mode, store=store, client=client, refresh=refresh,
+                       skip_bad_records=skip_bad_records)
+    chunks = decide_rows(_items(os.fspath(urls_path)), _agents(agents), source, processes=processes,
+                         chunk_size=chunk_size, on_chunk=seen)
     first = next(chunks, None)  # reading starts before the file is made: bad input leaves no file
     with RowWriter(output) as writer:
         if first is not None:
@@ -247,7 +306,7 @@ def run(urls_path: str | os.PathLike[str], output_path: str | os.PathLike[str], 
             for chunk in chunks:
                 writer.write(chunk)
     return Summary(counts_local.rows, counts_local.allowed, counts_local.disallowed, counts_local.unknown,
-                   time.perf_counter() - started, output, "local")
+                   time.perf_counter() - started, output, "local", _skipped(source))
 
 
 def _engine(engine: str) -> None:
@@ -257,7 +316,7 @@ def _engine(engine: str) -> None:
 
 def _spark_run(urls: str, output: str, agents: tuple[str, ...], robots: Robots, policy: Policy | None,
                mode: str, started: float, store: Store | None = None, client: RobotsClient | None = None,
-               refresh: bool = False) -> Summary:
+               refresh: bool = False, skip_bad_records: bool = False) -> Summary:
     """Hand the job to :func:`robotrules.spark.run_job`, then count the rows written.
 
     Captures must be files (the executors read them). Without ``robots`` the executors fetch live
@@ -284,9 +343,10 @@ def _spark_run(urls: str, output: str, agents: tuple[str, ...], robots: Robots, 
             raise SourceError("the Spark engine is not available in this installation of robotrules") from None
         raise
     require("pyspark", "spark")
+    skipped: list[BadRecord] | None = [] if skip_bad_records else None
     with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
         warnings.simplefilter("ignore", FutureWarning)
-        spark.run_job(urls, paths, output, list(agents), policy=policy, mode=mode, **live)
+        spark.run_job(urls, paths, output, list(agents), policy=policy, mode=mode, bad_records=skipped, **live)
     counts = Counts()
     pandas: Any = require("pandas", "batch")
     fmt = output_format(output)
@@ -295,4 +355,4 @@ def _spark_run(urls: str, output: str, agents: tuple[str, ...], robots: Robots, 
     for value in frame["allowed"].tolist():
         counts.add([("", "", None if _blank(value) else bool(value), 0, "", "", 0, "")])
     return Summary(counts.rows, counts.allowed, counts.disallowed, counts.unknown, time.perf_counter() - started,
-                   output, "spark")
+                   output, "spark", tuple(skipped or ()))

@@ -294,6 +294,7 @@ def audit_rows(
     processes: int | None = None,
     index: str | os.PathLike[str] | None = None,
     refresh: bool = False,
+    skip_bad_records: bool = False,
 ) -> Iterator[Row]:
     """The audit rows, streamed in site order; see :func:`audit` for the arguments.
 
@@ -307,7 +308,8 @@ def audit_rows(
     if paths is not None:
         from robotrules.batch.sources import archive_of
 
-        source = archive_of(paths, index=index)  # WARC files, tables of captures or folders of them
+        # WARC files, tables of captures or folders of them
+        source = archive_of(paths, index=index, skip_bad_records=skip_bad_records)
     if isinstance(source, Archive):
         policy = policy or Policy()
         jobs = _jobs_from_archive(source, sites, policy, now)
@@ -384,6 +386,7 @@ def audit(
     index: str | os.PathLike[str] | None = None,
     engine: str = "local",
     refresh: bool = False,
+    skip_bad_records: bool = False,
 ) -> pandas.DataFrame:
     """Audit robots.txt policies: one row per site and agent, with the columns :data:`AUDIT_COLUMNS`.
 
@@ -400,6 +403,13 @@ def audit(
     keep (and reuse) the index of its captures on disk (see
     :func:`~robotrules.batch.sources.archive_of`). Needs ``robotrules[batch]``.
 
+    A damaged capture file (cut short, a corrupt gzip member) raises
+    :class:`~robotrules.batch.sources.DamagedArchive`, naming the file and the byte where the
+    damage starts, rather than leaving its sites out; with ``skip_bad_records`` its damaged
+    records are skipped and noted in ``frame.attrs["bad_records"]`` (see
+    :func:`~robotrules.batch.sources.with_skipped`; :func:`robotrules.batch.report.write_report`
+    shows them), for either engine.
+
     ``engine="spark"`` classifies the sites on Apache Spark (:func:`robotrules.spark.audit`, in a
     local session unless one is running) with the same code and gives the same rows, sorted by
     site (in the order of ``sites`` when given) and agent. It reads capture files in the
@@ -412,12 +422,20 @@ def audit(
     if engine == "spark":
         if index is not None:
             raise ValueError("index is for the local engine: Spark reads the captures itself")
-        return _typed(_spark_audit(source, agents, sites, registry, policy, mode, now, refresh))
+        return _typed(_spark_audit(source, agents, sites, registry, policy, mode, now, refresh, skip_bad_records))
     if engine != "local":
         raise ValueError(f"unknown engine {engine!r}: use 'local' or 'spark'")
+    paths = _paths(source)
+    if paths is not None:
+        from robotrules.batch.sources import archive_of
+
+        source = archive_of(paths, index=index, skip_bad_records=skip_bad_records)
     rows = list(audit_rows(source, agents, sites=sites, registry=registry, policy=policy, mode=mode, now=now,
-                           processes=processes, index=index, refresh=refresh))
-    return _typed(pd.DataFrame.from_records(rows, columns=list(AUDIT_COLUMNS)))
+                           processes=processes, refresh=refresh))
+    from robotrules.batch.sources import with_skipped
+
+    frame = _typed(pd.DataFrame.from_records(rows, columns=list(AUDIT_COLUMNS)))
+    return with_skipped(frame, source.bad_records if isinstance(source, Archive) else ())
 
 
 def _typed(frame: pandas.DataFrame) -> pandas.DataFrame:
@@ -431,13 +449,14 @@ def _typed(frame: pandas.DataFrame) -> pandas.DataFrame:
 
 def _spark_audit(source: Any, agents: Sequence[str] | None, sites: Iterable[str] | None,
                  registry: Sequence[Crawler] | None, policy: Policy | None, mode: str,
-                 now: float | None, refresh: bool = False) -> pandas.DataFrame:
+                 now: float | None, refresh: bool = False, skip_bad_records: bool = False) -> pandas.DataFrame:
     """:func:`audit` on Spark: :func:`robotrules.spark.audit` in the running (or a local) session,
-    collected (one row per site and agent) and sorted by site and agent."""
+    collected (one row per site and agent) and sorted by site and agent; damaged records skipped
+    (``skip_bad_records``) in ``attrs["bad_records"]``."""
     import warnings
 
     from robotrules import spark as rs
-    from robotrules.batch.sources import SourceError
+    from robotrules.batch.sources import DamagedArchive, SourceError, with_skipped
     from robotrules.cache import MemoryStore
     from robotrules.client import RobotsClient
 
@@ -458,10 +477,18 @@ def _spark_audit(source: Any, agents: Sequence[str] | None, sites: Iterable[str]
         else:  # site URLs: a new client on a memory store, as the local engine makes
             sites, live = source, {"store": MemoryStore(), "refresh": refresh}
     sites = list(sites) if sites is not None else None
+    spark = rs.session()
+    skipped = rs.bad_records_accumulator(spark) if robots is not None else None  # always: see run_job
     with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
         warnings.simplefilter("ignore", FutureWarning)
-        frame: Any = rs.audit(rs.session(), robots, names, sites=sites, registry=registry, policy=policy, mode=mode,
-                         now=now, **live).toPandas()
+        try:
+            frame: Any = rs.audit(spark, robots, names, sites=sites, registry=registry, policy=policy, mode=mode,
+                                  now=now, skipped=skipped, **live).toPandas()
+        except Exception as exc:
+            damage = rs.damage_of(exc)
+            if damage is not None:
+                raise damage from None
+            raise
     agent_at = {agent: number for number, agent in enumerate(names)}
     if sites is None:
         site_at: Any = frame["site"]
@@ -470,4 +497,8 @@ def _spark_audit(source: Any, agents: Sequence[str] | None, sites: Iterable[str]
         site_at = frame["site"].map(order)
     frame = frame.assign(_site=site_at, _agent=frame["agent"].map(agent_at))
     frame = frame.sort_values(["_site", "_agent"], kind="stable").reset_index(drop=True)
-    return frame[list(AUDIT_COLUMNS)]
+    frame = frame[list(AUDIT_COLUMNS)]
+    found = sorted(skipped.value, key=lambda bad: (bad.path, bad.offset)) if skipped is not None else []
+    if found and not skip_bad_records:
+        raise DamagedArchive(found[0])
+    return with_skipped(frame, found)

@@ -5,9 +5,10 @@ answered: a status, headers and a body, or no response at all. :class:`Archive` 
 policy of :mod:`robotrules.core.policy` over those answers exactly as a live fetch drives it
 (:func:`~robotrules.core.policy.begin`, :meth:`~robotrules.core.policy.Fetch.apply`): a captured
 503 disallows everything, a 404 allows everything, a redirect is followed to its captured target
-while the archive holds it (up to the hop limit), and a body is cut at the size limit. A request
-the archive does not hold (a redirect target, or the probes behind a 5xx) is a failed request,
-as a live fetch that got no answer. Pure: no clock, no I/O.
+while the archive holds it (up to the hop limit), and a body is cut at the size limit (F9): the
+readers keep one byte past it, so the reason of a body that went on says that the rest was
+ignored. A request the archive does not hold (a redirect target, or the probes behind a 5xx) is
+a failed request, as a live fetch that got no answer. Pure: no clock, no I/O.
 
 Where the captures are kept is a :class:`CaptureStore`, chosen when the archive is made: in
 memory (:class:`MemoryCaptures`, the default) or in an index on disk
@@ -17,15 +18,18 @@ The store only keeps captures by URL; the replay (:meth:`Archive.entry`) is the 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from types import TracebackType
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from robotrules.core.policy import Entry, Failure, Fetch, Policy, Response, begin
 from robotrules.core.urls import is_robots_url
 
-__all__ = ["NOT_ARCHIVED", "Archive", "Capture", "CaptureStore", "MemoryCaptures", "replaces"]
+if TYPE_CHECKING:
+    from robotrules.batch.warc import BadRecord
+
+__all__ = ["NOT_ARCHIVED", "Archive", "Capture", "CaptureStore", "MemoryCaptures", "cut_note", "replaces"]
 
 NOT_ARCHIVED = "not in the archive"
 """The detail of the failure that stands for a request the archive holds no answer to."""
@@ -37,7 +41,9 @@ class Capture:
 
     ``headers`` have lower-case names; ``fetched_at`` is when it was captured (seconds since the
     epoch, None when unknown); ``error`` says why there was no response (a failure kind of F8:
-    dns, connect, timeout, reset, protocol, tls or other).
+    dns, connect, timeout, reset, protocol, tls or other). The readers of archives keep at most
+    the size limit of ``body`` and one byte more (F9): a body longer than the limit went on, and
+    the rest was ignored.
     """
 
     url: str
@@ -46,6 +52,11 @@ class Capture:
     body: bytes = b""
     fetched_at: float | None = None
     error: str = ""
+
+
+def cut_note(limit: int) -> str:
+    """What the reason of rules from a body longer than ``limit`` bytes adds (F9)."""
+    return f"(only its first {limit:,} bytes count: the rest is ignored)"
 
 
 def replaces(fetched_at: float | None, held_at: float | None) -> bool:
@@ -117,11 +128,15 @@ class Archive:
 
     ``store`` is where the captures are kept: in memory by default, or an index on disk
     (:func:`robotrules.batch.sources.archive_of` chooses one for large capture sets). An archive
-    pickles as its store: an index on disk as just its path.
+    pickles as its store: an index on disk as just its path. ``bad_records`` are the damaged
+    records skipped while the captures were read (:func:`~robotrules.batch.sources.archive_of`
+    with ``skip_bad_records``): the sites they held are missing from the archive.
     """
 
-    def __init__(self, captures: Iterable[Capture] = (), *, store: CaptureStore | None = None) -> None:
+    def __init__(self, captures: Iterable[Capture] = (), *, store: CaptureStore | None = None,
+                 bad_records: Sequence[BadRecord] = ()) -> None:
         self._store: CaptureStore = store if store is not None else MemoryCaptures()
+        self.bad_records: tuple[BadRecord, ...] = tuple(bad_records)
         for capture in captures:
             self.add(capture)
 
@@ -164,14 +179,21 @@ class Archive:
         archive holds no capture of ``robots_url`` itself (nothing is known of that site).
 
         ``now`` defaults to the capture's time (0 when unknown), so the entry is fresh as of then.
+        Rules from a body longer than the size limit say in their reason that the rest was
+        ignored (F9).
         """
         first = self.get(robots_url)
         if first is None:
             return None
         when = now if now is not None else (first.fetched_at or 0.0)
-        step: Fetch | Entry = begin(robots_url, None, when, policy or Policy())
+        policy = policy or Policy()
+        step: Fetch | Entry = begin(robots_url, None, when, policy)
         while isinstance(step, Fetch):
             step = step.apply(self._answer(step.url), when)
+        if step.outcome == "rules":
+            final = first if step.final_url == robots_url else self.get(step.final_url)
+            if final is not None and len(final.body) > policy.size_limit:
+                step = replace(step, reason=f"{step.reason} {cut_note(policy.size_limit)}")
         return step
 
     def _answer(self, url: str) -> Response | Failure:

@@ -20,15 +20,16 @@ from robotrules.core.policy import Entry, Policy, standing
 from robotrules.core.robotstxt import AgentRules, RobotsTxt, parse
 from robotrules.hosts import robots_url
 
-__all__ = ["COLUMNS", "NO_ROBOTS", "Governing", "Item", "LineTexts", "Row", "decide_row", "decide_url", "governing",
-           "robots_url_of", "tokens_of", "verdict_of"]
+__all__ = ["COLUMNS", "NO_ROBOTS", "NO_URL", "NO_URL_GOVERNING", "Governing", "Item", "LineTexts", "Row", "decide_row",
+           "decide_url", "governing", "no_url", "robots_url_of", "tokens_of", "verdict_of"]
 
 COLUMNS = ("url", "agent", "allowed", "line", "rule", "robots_url", "robots_status", "reason")
 """The columns of every batch output, in order."""
 
 Row = tuple[str, str, "bool | None", int, str, str, int, str]
 """One output row, in the order of :data:`COLUMNS`. ``allowed`` is None when nothing is known of
-the site (no capture of its robots.txt) or the URL has no robots.txt (not http, https or ftp)."""
+the site (no capture of its robots.txt), the URL has no robots.txt (not http, https or ftp), or
+the row has no URL (an empty or missing cell: the row is kept, so that rows line up with the input)."""
 
 Kind = Literal["rules", "allow", "disallow", "unknown"]
 
@@ -115,6 +116,19 @@ def robots_url_of(url: str) -> str | None:
 NO_ROBOTS = "no robots.txt for this URL (not an absolute http, https or ftp URL)"
 """The reason of the rows of a URL that has no robots.txt."""
 
+NO_URL = "invalid URL: the url cell is empty"
+"""The reason of a row without a URL (an empty, blank or missing ``url`` cell)."""
+
+
+def no_url(url: str) -> bool:
+    """Whether ``url`` is no URL at all: empty or blank (a missing cell is read as "")."""
+    return not url or url.isspace()
+
+
+NO_URL_GOVERNING = Governing("", "unknown", 0, NO_URL)
+"""What "governs" a row without a URL: nothing, with the reason :data:`NO_URL` (engines that
+group rows by their governor give these rows this one)."""
+
 
 def verdict_of(gov: Governing) -> bool | None:
     """The verdict on every URL of a robots.txt that has no rules to match: a full allow or
@@ -129,7 +143,8 @@ def decide_url(url: str, agents: Sequence[str], gov: Governing | None, tokens: S
     One path extraction per URL and one match per group, however many agents (RobotsTxt.verdicts).
     """
     if gov is None:
-        return [(url, agent, None, 0, "", "", 0, NO_ROBOTS) for agent in agents]
+        reason = NO_URL if no_url(url) else NO_ROBOTS
+        return [(url, agent, None, 0, "", "", 0, reason) for agent in agents]
     robots = gov.robots
     if robots is None:
         allowed = verdict_of(gov)

@@ -7,14 +7,17 @@ It is a storage choice only: the archive's replay of the fetch policy is the sam
 
 The file has two tables::
 
-    meta(key TEXT PRIMARY KEY, value TEXT)        robotrules version, source files, count
+    meta(key TEXT PRIMARY KEY, value TEXT)        robotrules version, source files, count, damaged records
     captures(url TEXT PRIMARY KEY, status, fetched_at, error, headers (JSON), body BLOB)
 
 Building (:func:`build`) reads the source files once, keeping captures by the archive's own rule
 (:meth:`Archive.add`, the latest capture of a URL wins) in large transactions, into a new file
 beside the target that replaces it only when complete: an index path only ever holds a whole
 index. Revisit records are resolved against :class:`DiskBodies`, a temporary file, so a WARC file
-whose bodies do not fit in memory can be read too.
+whose bodies do not fit in memory can be read too. Damaged records skipped while building
+(``skip_bad_records``) are kept in ``meta``: an index that has any is used only by a job that
+skips them too (any other job gets :class:`~robotrules.batch.sources.DamagedArchive`, as reading
+the files would give).
 
 Reading opens a read-only connection lazily in each process (and thread) that asks: an archive
 over an index pickles as just its path, and the worker processes of the local engine, made by
@@ -37,7 +40,7 @@ from urllib.parse import quote
 
 from robotrules._version import __version__
 from robotrules.batch.captures import Archive, Capture, replaces
-from robotrules.batch.sources import Bodies, SourceError, read_captures
+from robotrules.batch.sources import BadRecord, Bodies, DamagedArchive, SourceError, read_captures
 
 __all__ = [
     "APPLICATION_ID",
@@ -62,8 +65,9 @@ APPLICATION_ID = int.from_bytes(b"rbtx", "big")
 """The SQLite header's application id (``PRAGMA application_id``) of every capture index: what
 tells an index (even a damaged one, which is rebuilt) from any other file (which is left alone)."""
 
-FORMAT = 1
-"""The layout of this version's indexes (``PRAGMA user_version``); an index of another is rebuilt."""
+FORMAT = 2
+"""The layout of this version's indexes (``PRAGMA user_version``); an index of another is rebuilt.
+2: bodies kept to the size limit and one byte more, damaged records listed in ``meta``."""
 
 _FLUSH_ROWS = 10_000
 _FLUSH_BYTES = 16 * 1024 * 1024
@@ -173,15 +177,17 @@ class SQLiteCaptures:
         self._pending.clear()
         self._pending_bytes = 0
 
-    def finish(self, sources: list[list[Any]]) -> None:
-        """Write the last captures and the ``meta`` table (``sources``: :func:`fingerprint`), and
-        close the file for writing; the store reads from then on."""
+    def finish(self, sources: list[list[Any]], bad_records: Sequence[BadRecord] = ()) -> None:
+        """Write the last captures and the ``meta`` table (``sources``: :func:`fingerprint`;
+        ``bad_records``: the damaged records skipped), and close the file for writing; the store
+        reads from then on."""
         writer = self._writer
         if writer is None:
             raise ValueError(f"the capture index {self.path} is already finished")
         self._flush()
         count = writer.execute("SELECT count(*) FROM captures").fetchone()[0]
-        meta = {"version": __version__, "sources": json.dumps(sources), "captures": str(count)}
+        meta = {"version": __version__, "sources": json.dumps(sources), "captures": str(count),
+                "bad_records": json.dumps([[bad.path, bad.offset, bad.detail] for bad in bad_records])}
         writer.execute("BEGIN")
         writer.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
         writer.execute("COMMIT")
@@ -336,10 +342,12 @@ def _header(path: str) -> tuple[int, int, int] | None:
     return int.from_bytes(head[60:64], "big"), pages, 65536 if page_size == 1 else page_size
 
 
-def open_index(path: str, files: Sequence[str]) -> Archive | None:
+def open_index(path: str, files: Sequence[str], *, skip_bad_records: bool = False) -> Archive | None:
     """The archive over the index at ``path`` when it was built from ``files`` as they are now;
     None when there is none to use (no file, an empty one, an index of other files or of another
-    version, a damaged one). :class:`SourceError` when the file is not an index at all."""
+    version, a damaged one). :class:`SourceError` when the file is not an index at all;
+    :class:`DamagedArchive` when the files have damaged records (the index lists them) and
+    ``skip_bad_records`` is false."""
     if os.path.isdir(path):
         raise SourceError(f"the index path {path} is a folder: give a file name")
     try:
@@ -364,20 +372,28 @@ def open_index(path: str, files: Sequence[str]) -> Archive | None:
         return None  # damaged: rebuilt
     if meta.get("version") != __version__ or meta.get("sources") != json.dumps(fingerprint(files)):
         return None
-    return Archive(store=SQLiteCaptures(path))
+    try:
+        bad = [BadRecord(str(p), int(o), str(d)) for p, o, d in json.loads(meta.get("bad_records") or "[]")]
+    except (ValueError, TypeError):
+        return None  # damaged: rebuilt
+    if bad and not skip_bad_records:
+        raise DamagedArchive(bad[0])
+    return Archive(store=SQLiteCaptures(path), bad_records=bad)
 
 
-def open_or_build(files: Sequence[str], path: str) -> Archive:
+def open_or_build(files: Sequence[str], path: str, *, skip_bad_records: bool = False) -> Archive:
     """The index at ``path`` if it was built from ``files`` as they are now, else a new one built there."""
     if not path:
         raise SourceError("the index path is empty")
-    found = open_index(path, files)
-    return found if found is not None else build(files, path)
+    found = open_index(path, files, skip_bad_records=skip_bad_records)
+    return found if found is not None else build(files, path, skip_bad_records=skip_bad_records)
 
 
-def build(files: Sequence[str], path: str | None) -> Archive:
+def build(files: Sequence[str], path: str | None, *, skip_bad_records: bool = False) -> Archive:
     """Read ``files`` into a new index at ``path`` (replacing what is there once complete), or
-    into a temporary file deleted with the archive when ``path`` is None."""
+    into a temporary file deleted with the archive when ``path`` is None. A damaged record raises
+    :class:`DamagedArchive` (and no index is left), or with ``skip_bad_records`` is skipped and
+    listed in the index."""
     sources = fingerprint(files)
     folder = os.path.dirname(os.path.abspath(path)) if path is not None else None
     if folder is not None and not os.path.isdir(folder):
@@ -389,11 +405,12 @@ def build(files: Sequence[str], path: str | None) -> Archive:
         raise SourceError(f"cannot write the capture index {path or ''}: {exc.strerror or exc}") from None
     os.close(handle)
     store = memo = None
+    bad: list[BadRecord] | None = [] if skip_bad_records else None
     try:
         store = SQLiteCaptures.create(building)
         memo = DiskBodies(folder)
-        Archive(read_captures(list(files), bodies=memo.fresh), store=store)  # Archive.add keeps by the one rule
-        store.finish(sources)
+        Archive(read_captures(list(files), bodies=memo.fresh, bad_records=bad), store=store)  # Archive.add keeps by the one rule
+        store.finish(sources, bad or ())
         if path is not None:
             os.replace(building, path)
     except BaseException as exc:
@@ -409,5 +426,5 @@ def build(files: Sequence[str], path: str | None) -> Archive:
         if memo is not None:
             memo.close()
     if path is None:
-        return Archive(store=SQLiteCaptures(building, owned=True))
-    return Archive(store=SQLiteCaptures(path))
+        return Archive(store=SQLiteCaptures(building, owned=True), bad_records=bad or ())
+    return Archive(store=SQLiteCaptures(path), bad_records=bad or ())

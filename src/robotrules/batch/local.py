@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from robotrules.batch.block import Block, BlockBuilder
-from robotrules.batch.decide import Governing, Item, Row, robots_url_of, tokens_of
+from robotrules.batch.decide import NO_URL_GOVERNING, Governing, Item, Row, no_url, robots_url_of, tokens_of
 from robotrules.batch.sources import ArchiveSource, LiveSource
 
 __all__ = ["DEFAULT_CHUNK", "Counts", "Decider", "decide_rows"]
@@ -148,6 +148,10 @@ class Decider:
                 known = mine
             # Rows of one site usually follow each other: a URL under the same origin has its governor.
             if not (cut and url.startswith(origin) and url[cut:cut + 1] == "/"):
+                if no_url(url):  # an empty cell: the row stays, with its reason
+                    add(url, known, NO_URL_GOVERNING)
+                    cut = 0
+                    continue
                 robots = self.robots_url(url)
                 gov = None if robots is None else self._governing(robots, given)
                 origin = self._origin_of(url) or ""

@@ -8,7 +8,10 @@ that decides its URLs:
   them) become :class:`Capture` objects; a ``revisit`` record takes the body of the response it
   refers to (by payload digest or target URI) when the archive holds it, else it is skipped; a
   ``metadata`` record whose WARC fields carry ``error`` (or ``fetch-error``) is a failed capture
-  (status 0, the error's kind); ``request``, ``warcinfo`` and other records are skipped.
+  (status 0, the error's kind); ``request``, ``warcinfo`` and other records are skipped. Bodies
+  are decoded as a stream and kept to the size limit and one byte more, and every record is read
+  to its end before it is used (:mod:`robotrules.batch.warc`): a damaged record (a file cut short,
+  a corrupt gzip member) raises :class:`DamagedArchive`, or is skipped and counted when asked.
 * Tables of captures (``.parquet``, ``.csv``, ``.jsonl``; ``.csv.gz`` and ``.jsonl.gz``): a row
   per capture with ``robots_url`` (or ``url``), ``status``, ``headers`` (a JSON object, a map,
   or ``name: value`` lines), ``body`` (bytes or text) and optionally ``fetched_at`` (seconds
@@ -32,14 +35,17 @@ import math
 import os
 import sys
 import threading
+import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import IO, TYPE_CHECKING, Any, cast
 
+from robotrules import errors
 from robotrules.batch.captures import Archive, Capture
 from robotrules.batch.decide import Governing, governing
+from robotrules.batch.warc import KEEP, BadRecord
 from robotrules.core.policy import Policy
 from robotrules.errors import BlockedAddress, InvalidURL, require
 
@@ -48,15 +54,19 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ArchiveSource",
+    "BadRecord",
     "Bodies",
+    "DamagedArchive",
     "LiveSource",
     "SourceError",
     "archive_of",
     "read_captures",
     "read_table_captures",
     "read_warc",
+    "skipped_of",
     "source_files",
     "source_kind",
+    "with_skipped",
 ]
 
 WARC_SUFFIXES = (".warc", ".warc.gz")
@@ -66,6 +76,35 @@ ERROR_KINDS = ("dns", "connect", "timeout", "reset", "protocol", "tls")
 
 class SourceError(ValueError):
     """A robots.txt source that cannot be used: a missing file, an unknown format, a bad row."""
+
+
+class DamagedArchive(SourceError, errors.DamagedArchive):
+    """:class:`robotrules.errors.DamagedArchive` of one damaged ``record`` (a :class:`BadRecord`),
+    and a :class:`SourceError` (a source that cannot be used). Raised unless damaged records are
+    skipped (``skip_bad_records``), so that sites are never judged "not captured" because their
+    captures were lost."""
+
+    def __init__(self, record: BadRecord) -> None:
+        self.record = record
+        errors.DamagedArchive.__init__(self, record.path, record.offset, record.detail)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.record,)
+
+
+def with_skipped(frame: Any, records: Sequence[BadRecord]) -> Any:
+    """``frame`` (a pandas DataFrame) noting the damaged ``records`` skipped to make it, as JSON-ready
+    data in ``frame.attrs["bad_records"]`` (pandas keeps it with the frame, even in a Parquet
+    file); nothing is added when there are none."""
+    if records:
+        frame.attrs["bad_records"] = [record.to_dict() for record in records]
+    return frame
+
+
+def skipped_of(frame: Any) -> list[BadRecord]:
+    """The damaged records skipped to make ``frame`` (:func:`with_skipped`)."""
+    found = getattr(frame, "attrs", {}).get("bad_records") or ()
+    return [BadRecord(str(item["path"]), int(item["offset"]), str(item["detail"])) for item in found]
 
 
 def source_kind(path: str) -> str:
@@ -100,22 +139,24 @@ def source_files(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]
     return [path for one in given for path in _files(os.fspath(one))]
 
 
-def read_captures(paths: str | Sequence[str], *, bodies: Callable[[], Bodies] | None = None) -> Iterator[Capture]:
+def read_captures(paths: str | Sequence[str], *, bodies: Callable[[], Bodies] | None = None,
+                  bad_records: list[BadRecord] | None = None) -> Iterator[Capture]:
     """The captures of WARC files, tables of captures and folders of them, in file order.
 
     ``bodies`` makes the :class:`Bodies` each WARC file's revisit records are resolved against
-    (default: in memory).
+    (default: in memory). A damaged record raises :class:`DamagedArchive`; when
+    ``bad_records`` is a list it is appended there instead, and reading goes on.
     """
     for path in source_files(paths):
         if source_kind(path) == "warc":
-            yield from read_warc(path, bodies() if bodies is not None else None)
+            yield from read_warc(path, bodies() if bodies is not None else None, bad_records=bad_records)
         else:
-            yield from read_table_captures(path)
+            yield from read_table_captures(path, bad_records=bad_records)
 
 
 def archive_of(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
                index: str | os.PathLike[str] | None = None,
-               auto_index_above: int | None = None) -> Archive:
+               auto_index_above: int | None = None, skip_bad_records: bool = False) -> Archive:
     """An :class:`Archive` of everything the files hold (the latest capture of a URL wins).
 
     Where the captures are kept:
@@ -128,6 +169,11 @@ def archive_of(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     * else in memory when the files hold ``auto_index_above`` bytes or fewer (default
       :data:`~robotrules.batch.index.AUTO_INDEX_BYTES`, 128 MiB, as stored on disk); above that, in a
       temporary index that is deleted when the archive is closed or collected.
+
+    A damaged record (a file cut short, a corrupt gzip member) raises :class:`DamagedArchive`;
+    with ``skip_bad_records`` it is skipped and listed in :attr:`Archive.bad_records`, and the
+    rest of the files is read (an index remembers them, and is not used without
+    ``skip_bad_records`` when it has any).
     """
     from robotrules.batch import index as disk
 
@@ -135,9 +181,12 @@ def archive_of(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
     if index is None:
         limit = disk.AUTO_INDEX_BYTES if auto_index_above is None else auto_index_above
         if sum(_size(path) for path in files) <= limit:
-            return Archive(read_captures(files))
-        return disk.build(files, None)
-    return disk.open_or_build(files, os.fspath(index))
+            bad: list[BadRecord] | None = [] if skip_bad_records else None
+            archive = Archive(read_captures(files, bad_records=bad))
+            archive.bad_records = tuple(bad or ())
+            return archive
+        return disk.build(files, None, skip_bad_records=skip_bad_records)
+    return disk.open_or_build(files, os.fspath(index), skip_bad_records=skip_bad_records)
 
 
 def _size(path: str) -> int:
@@ -197,15 +246,6 @@ def _http_headers(pairs: Iterable[tuple[str, str]]) -> dict[str, str]:
     return headers
 
 
-def _warc_fields(data: bytes) -> dict[str, str]:
-    fields: dict[str, str] = {}
-    for line in data.decode("utf-8", "replace").splitlines():
-        name, sep, value = line.partition(":")
-        if sep:
-            fields[name.strip().lower()] = value.strip()
-    return fields
-
-
 class Bodies:
     """The response bodies of one WARC file that its revisit records may refer to, by payload
     digest and by target URI, held in memory. :class:`robotrules.batch.index.DiskBodies` holds
@@ -227,29 +267,34 @@ class Bodies:
         return body if body is not None else self._by_uri.get(refers)
 
 
-def read_warc(path: str, bodies: Bodies | None = None) -> Iterator[Capture]:
+def read_warc(path: str, bodies: Bodies | None = None, *,
+              bad_records: list[BadRecord] | None = None) -> Iterator[Capture]:
     """The robots.txt captures of one WARC (or WARC.gz) file, read with warcio (see the module).
 
+    Memory is bounded whatever the file holds: payloads are decoded as a stream and kept to the
+    size limit and one byte more (F9; :mod:`robotrules.batch.warc`). Each record is read to its
+    end before its capture is given out; a damaged one (the file cut short, a corrupt gzip
+    member, a wrong length) raises :class:`DamagedArchive`, or, when ``bad_records`` is a list,
+    is appended to it and skipped, and reading goes on at the next readable record.
     ``bodies`` keeps the response bodies the file's revisit records may refer to (default: a new
     :class:`Bodies`, in memory).
     """
-    warcio = require("warcio.archiveiterator", "batch")
-    iterator_class: Any = warcio.ArchiveIterator  # type: ignore[attr-defined]
+    from robotrules.batch import warc
+
     seen = bodies if bodies is not None else Bodies()
     pending: list[tuple[str, str, str, int, dict[str, str], float | None]] = []
+
+    def bad(record: BadRecord) -> None:
+        if bad_records is None:
+            raise DamagedArchive(record)
+        bad_records.append(record)
+
     try:
-        with open(path, "rb") as handle:
-            for record in iterator_class(handle, arc2warc=True):
-                capture = _record(record, seen, pending)
-                if capture is not None:
-                    yield capture
+        yield from warc.records(path, lambda record: _record(record, seen, pending), bad)
     except OSError as exc:
         raise SourceError(f"cannot read {path}: {exc.strerror or exc}") from None
-    except Exception as exc:  # warcio's ArchiveLoadFailed and friends: a damaged or non-WARC file
-        if isinstance(exc, SourceError):
-            raise
-        detail = " ".join(str(exc).split())  # warcio's messages run over several lines: one line here
-        raise SourceError(f"{path}: not a readable WARC file ({type(exc).__name__}: {detail})") from None
+    except warc.NotAnArchive as exc:
+        raise SourceError(f"{path}: {exc}") from None
     for uri, digest, refers, status, headers, when in pending:  # revisits of later records
         body = seen.find(digest, refers)
         if body is not None:
@@ -258,6 +303,8 @@ def read_warc(path: str, bodies: Bodies | None = None) -> Iterator[Capture]:
 
 def _record(record: Any, bodies: Bodies,
             pending: list[tuple[str, str, str, int, dict[str, str], float | None]]) -> Capture | None:
+    from robotrules.batch.warc import Undecodable, fields_of, payload
+
     kind = record.rec_type
     uri = (record.rec_headers.get_header("WARC-Target-URI") or "").strip("<>")
     if not uri:
@@ -271,7 +318,12 @@ def _record(record: Any, bodies: Bodies,
             status = int(http.get_statuscode() or 0)
         except ValueError:
             return Capture(uri, 0, {}, b"", when, "protocol")
-        body = record.content_stream().read()
+        try:
+            body = payload(record)
+        except Undecodable:  # F8: a live fetch of a 2xx gets a protocol failure; other statuses need no body
+            if 200 <= status < 300:
+                return Capture(uri, 0, {}, b"", when, "protocol")
+            body = b""
         bodies.keep(uri, record.rec_headers.get_header("WARC-Payload-Digest") or "", body)
         return Capture(uri, status, _http_headers(http.headers), body, when)
     if kind == "revisit":
@@ -285,13 +337,13 @@ def _record(record: Any, bodies: Bodies,
         digest = record.rec_headers.get_header("WARC-Payload-Digest") or ""
         refers = record.rec_headers.get_header("WARC-Refers-To-Target-URI") or uri
         headers = _http_headers(http.headers)
-        body = bodies.find(digest, refers)
-        if body is None:
+        held = bodies.find(digest, refers)
+        if held is None:
             pending.append((uri, digest, refers, status, headers, when))
             return None
-        return Capture(uri, status, headers, body, when)
+        return Capture(uri, status, headers, held, when)
     if kind == "metadata":
-        fields = _warc_fields(record.content_stream().read())
+        fields = fields_of(record)
         error = fields.get("error") or fields.get("fetch-error") or fields.get("fetcherror")
         if error:
             return Capture(uri, 0, {}, b"", when, _error_kind(error))
@@ -305,12 +357,24 @@ def _opened(path: str) -> IO[bytes]:
     return cast("IO[bytes]", gzip.open(path, "rb") if path.lower().endswith(".gz") else open(path, "rb"))
 
 
+def _compressed_at(raw: IO[bytes] | None) -> int:
+    """How far into the file (compressed bytes) a gzip reader has read."""
+    inner = getattr(raw, "fileobj", None)
+    try:
+        return int(inner.tell()) if inner is not None else 0
+    except (OSError, ValueError):
+        return 0
+
+
 def table_rows(path: str, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """The rows of a Parquet, CSV or JSONL file as dicts, numbered from 1, streamed.
 
-    Shared by the capture tables here and the URL tables of :mod:`robotrules.batch.tables`.
+    Shared by the capture tables here and the URL tables of :mod:`robotrules.batch.tables`. A
+    compressed file cut short or corrupt raises :class:`DamagedArchive` (after the rows before
+    the damage).
     """
     lower = path.lower()
+    raw: IO[bytes] | None = None
     try:
         if lower.endswith(".parquet"):
             yield from _parquet_rows(path, what)
@@ -337,6 +401,12 @@ def table_rows(path: str, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
                     if not isinstance(data, dict):
                         raise SourceError(f"{path}, line {number}: not a JSON object")
                     yield number, {str(key).lower(): value for key, value in data.items()}
+    except EOFError:  # gzip: the stream ends before its end marker
+        size = _size(path)
+        raise DamagedArchive(BadRecord(path, size, "the file ends inside its gzip stream: the file is cut short")) \
+            from None
+    except (zlib.error, gzip.BadGzipFile) as exc:
+        raise DamagedArchive(BadRecord(path, _compressed_at(raw), f"bad gzip data ({exc})")) from None
     except OSError as exc:
         raise SourceError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
     except UnicodeDecodeError as exc:
@@ -382,18 +452,26 @@ def _headers_of(value: Any, where: str) -> dict[str, str]:
 
 
 def _body_of(value: Any, encoding: str) -> bytes:
+    """A capture's body from a table cell, kept to the size limit and one byte more (F9: the rest is ignored)."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return b""
     if isinstance(value, (bytes, bytearray, memoryview)):
-        return bytes(value)
+        return bytes(value[:KEEP])
     if encoding == "base64":
-        return base64.b64decode(str(value))
-    return str(value).encode("utf-8")
+        return base64.b64decode(str(value))[:KEEP]
+    return str(value).encode("utf-8")[:KEEP]
 
 
-def read_table_captures(path: str) -> Iterator[Capture]:
-    """The captures of a table (see the module for its columns); :class:`SourceError` for a bad row."""
-    for number, row in table_rows(path, "the captures"):
+def read_table_captures(path: str, *, bad_records: list[BadRecord] | None = None) -> Iterator[Capture]:
+    """The captures of a table (see the module for its columns); :class:`SourceError` for a bad row.
+
+    A compressed table cut short or corrupt raises :class:`DamagedArchive`, or, when
+    ``bad_records`` is a list, ends there with the damage appended to it.
+    """
+    rows = table_rows(path, "the captures")
+    if bad_records is not None:
+        rows = _until_damage(rows, bad_records)
+    for number, row in rows:
         where = f"{path}, row {number}"
         url = row.get("robots_url") or row.get("url")
         if not url:
@@ -409,6 +487,14 @@ def read_table_captures(path: str) -> Iterator[Capture]:
         yield Capture(str(url), status, _headers_of(row.get("headers"), where),
                       _body_of(row.get("body"), str(row.get("body_encoding") or "")),
                       _timestamp(row.get("fetched_at")), _error_kind(error) if error else "")
+
+
+def _until_damage(rows: Iterator[tuple[int, dict[str, Any]]],
+                  bad_records: list[BadRecord]) -> Iterator[tuple[int, dict[str, Any]]]:
+    try:
+        yield from rows
+    except DamagedArchive as exc:
+        bad_records.append(exc.record)
 
 
 # -- sources as the engines use them -------------------------------------------------------------

@@ -4,7 +4,9 @@ Inputs (the format from the file name): Parquet (``.parquet``), CSV (``.csv``, `
 a header row, JSON Lines (``.jsonl``, ``.ndjson``, optionally ``.gz``; objects, or plain JSON
 strings), or anything else read as one URL a line (blank lines and ``#`` comments skipped). A
 table names its URLs in a ``url`` column and may have an ``agent`` column: a row with an agent
-is decided for that agent only; a row without one, for each of the run's agents.
+is decided for that agent only; a row without one, for each of the run's agents. A table row
+whose ``url`` is empty or missing (null) is kept, with an empty URL, and decided "invalid URL",
+so the output's rows line up with the input's.
 
 Outputs (the format from the file name): ``.parquet``, ``.csv``, ``.csv.gz``, ``.jsonl``,
 ``.jsonl.gz``, with the columns of :data:`~robotrules.batch.decide.COLUMNS`; ``allowed`` is
@@ -52,14 +54,14 @@ def read_urls(path: str, stdin: IO[bytes] | None = None) -> Iterator[tuple[str, 
         except OSError as exc:
             raise SourceError(f"cannot read the URL list {path}: {exc.strerror or exc}") from None
         return
+    first = True
     for _number, row in table_rows(path, "the URL list"):
         url = row.get("url")
-        if url is None or url == "":
-            if "url" not in row:
-                raise SourceError(f"{path}: no 'url' column (found: {', '.join(row) or 'none'})")
-            continue
+        if first and "url" not in row:  # a JSON Lines object may lack a key: the first one must have it
+            raise SourceError(f"{path}: no 'url' column (found: {', '.join(row) or 'none'})")
+        first = False
         agent = row.get("agent")
-        yield str(url).strip(), (str(agent).strip() or None) if agent is not None else None
+        yield ("" if url is None else str(url).strip()), (str(agent).strip() or None) if agent is not None else None
 
 
 def _lines(handle: Iterable[bytes], name: str) -> Iterator[tuple[str, str | None]]:

@@ -18,6 +18,7 @@ import click
 
 from robotrules.cli import options
 from robotrules.cli.errors import EXIT_OK, InputError
+from robotrules.cli.sources import damaged_archive
 
 __all__ = ["audit"]
 
@@ -33,6 +34,9 @@ robots.txt files come from --robots (repeatable): WARC files of robots.txt captu
 .warc.gz), tables of captures (.parquet, .csv, .jsonl) or folders of them; every robots.txt they
 hold is audited, or only those of --sites. Without --robots, the sites of --sites (a list of URLs
 or host names, or a table with a 'url' column) are fetched live through the shared cache.
+A damaged archive (a file cut short, a corrupt gzip member) is an error naming the file and the
+byte; --skip-bad-records goes on without the damaged records and counts them in the summary and
+the report.
 
 Crawlers: --agent (repeatable), else every crawler of the built-in registry and '*' (any
 other crawler). --registry FILE adds crawlers (or replaces them) from a JSON or CSV file with
@@ -59,6 +63,7 @@ Examples:
               help="robots.txt captures: a WARC file, a table of captures or a folder (repeatable). "
                    "Default: fetch the sites of --sites live through the cache.")
 @options.index_option
+@options.skip_bad_records_option
 @click.option("--sites", "sites_file", metavar="FILE", default=None,
               help="The sites: one URL or host name a line, or a .parquet, .csv or .jsonl table with a 'url' column.")
 @click.option("--agent", "-a", "agent", multiple=True, metavar="AGENT",
@@ -77,7 +82,7 @@ Examples:
 def audit(robots: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...], registry_file: str | None,
           output_path: str, report_path: str | None, engine: str, processes: int | None, **params: Any) -> int:
     """Exit code 0 when the table (and report) were written."""
-    from robotrules.batch.sources import SourceError, archive_of, source_kind
+    from robotrules.batch.sources import DamagedArchive, SourceError, archive_of, source_kind, with_skipped
     from robotrules.batch.tables import output_format
 
     out = options.output(params)
@@ -99,6 +104,9 @@ def audit(robots: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...
                                "they cannot be used with --robots")
     if not robots and sites_file is None:
         raise click.UsageError("give the robots.txt captures (--robots) or the sites to fetch live (--sites)")
+    skip_bad_records = bool(params["skip_bad_records"])
+    if skip_bad_records and not robots:
+        raise click.UsageError("--skip-bad-records is for the archives of --robots: give --robots too")
     index = options.index_path(params, robots, engine)
     agents = _agents(agent)
     registry = _registry(registry_file)
@@ -111,12 +119,12 @@ def audit(robots: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...
     try:
         if engine == "spark":
             fetching = None if robots else options.fetching(params)
-            frame = _spark(robots, fetching, agents, sites, registry, params.get("mode", "google"))
+            frame = _spark(robots, fetching, agents, sites, registry, params.get("mode", "google"), skip_bad_records)
             if frame.empty and sites is None:
                 raise InputError("no robots.txt captures to audit in " + ", ".join(robots))
         else:
             if robots:
-                source = archive = archive_of(list(robots), index=index)
+                source = archive = archive_of(list(robots), index=index, skip_bad_records=skip_bad_records)
                 count = len(sites) if sites is not None else sum(1 for _ in source.robots_urls())
                 if count == 0:
                     raise InputError("no robots.txt captures to audit in " + ", ".join(robots))
@@ -126,6 +134,9 @@ def audit(robots: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...
                 count = len(sites or ())
             frame = _run(out, source, agents, sites, registry, params.get("mode", "google"), processes, count,
                          fetching is not None and fetching.refresh)
+            with_skipped(frame, archive.bad_records if archive is not None else ())
+    except DamagedArchive as exc:
+        raise damaged_archive(str(exc)) from None
     except SourceError as exc:
         raise InputError(str(exc)) from None
     finally:
@@ -193,17 +204,20 @@ def _run(out: Any, source: Any, agents: tuple[str, ...] | None, sites: list[str]
 
 
 def _spark(robots: tuple[str, ...], fetching: Any, agents: tuple[str, ...] | None, sites: list[str] | None,
-           registry: Any, mode: str) -> Any:
+           registry: Any, mode: str, skip_bad_records: bool) -> Any:
     """The audit table made on Spark in local mode: the capture files read by its executors, or
     the sites fetched there through clients like the command's own (its cache, timeout, User-Agent)."""
     from pathlib import Path
 
     from robotrules.batch.audit import audit
+    from robotrules.batch.sources import DamagedArchive
 
     source = [Path(path) for path in robots] if robots else fetching.client
     try:
         return audit(source, agents, sites=sites, registry=registry, mode=mode, engine="spark",
-                     refresh=fetching is not None and fetching.refresh)
+                     refresh=fetching is not None and fetching.refresh, skip_bad_records=skip_bad_records)
+    except DamagedArchive:
+        raise
     except ValueError as exc:  # a source or a cache the executors cannot use
         raise InputError(str(exc)) from None
 
@@ -229,13 +243,19 @@ def _write(frame: Any, path: str) -> None:
 
 
 def _summary(out: Any, frame: Any, output_path: str, report_path: str | None) -> None:
+    from robotrules.batch import skipped_note
+    from robotrules.batch.sources import skipped_of
+
     sites = int(frame["site"].nunique())
     agents = int(frame["agent"].nunique())
     verdicts = Counter(str(v) for v in frame["verdict"])
+    skipped = skipped_of(frame)
     if out.as_json:
         out.json({"sites": sites, "agents": agents, "rows": len(frame), "verdicts": dict(verdicts),
-                  "output": output_path, "report": report_path})
+                  "output": output_path, "report": report_path, "bad_records": len(skipped),
+                  "skipped": [bad.to_dict() for bad in skipped]})
         return
     parts = ", ".join(f"{count} {name}" for name, count in verdicts.most_common())
     out.echo(f"audited {sites} site{'s' if sites != 1 else ''} for {agents} crawler{'s' if agents != 1 else ''}: "
-             f"{parts or 'nothing'} -> {output_path}" + (f" and {report_path}" if report_path else ""))
+             f"{parts or 'nothing'}{skipped_note(skipped)} -> {output_path}"
+             + (f" and {report_path}" if report_path else ""))

@@ -18,6 +18,7 @@ import click
 from robotrules.cli import options
 from robotrules.cli.errors import EXIT_FOUND, EXIT_OK, InputError
 from robotrules.cli.output import Output
+from robotrules.cli.sources import damaged_archive
 
 __all__ = ["batch"]
 
@@ -34,9 +35,14 @@ disallows everything, a 404 allows everything, redirects are followed to capture
 Without --robots, each site's robots.txt is fetched live through the shared cache.
 Captures are held in memory, or in a temporary index on disk when the files hold more than
 128 MiB; --index PATH keeps that index at PATH and reuses it while the files are unchanged.
+Of each captured body the first 512,000 bytes count, as for a live fetch; the reason of rules
+from a longer one says the rest was ignored. A damaged archive (a file cut short, a corrupt
+gzip member) is an error naming the file and the byte; --skip-bad-records goes on without the
+damaged records and counts them in the summary.
 
 The rows go to --output (.parquet, .csv, .jsonl, .csv.gz, .jsonl.gz) with the columns url,
-agent, allowed, line, rule, robots_url, robots_status and reason; a summary line follows.
+agent, allowed, line, rule, robots_url, robots_status and reason, one row for each input row and
+agent (a row with an empty url is kept, with the reason "invalid URL"); a summary line follows.
 
 Exit code: 0 all allowed, 1 some URL disallowed (or its site unknown to the archive),
 2 a usage or input error.
@@ -59,6 +65,7 @@ Examples:
               help="robots.txt captures: a WARC file, a table of captures or a folder (repeatable). "
                    "Default: fetch live through the cache.")
 @options.index_option
+@options.skip_bad_records_option
 @click.option("--output", "-o", "output_path", metavar="FILE", required=True,
               help="Where the rows go: .parquet, .csv, .jsonl (or .csv.gz, .jsonl.gz).")
 @options.engine_options("one per core")
@@ -70,7 +77,7 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
           processes: int | None, **params: Any) -> int:
     """Exit code 1 when any row is not allowed (disallowed, or unknown to the archive)."""
     import robotrules.batch as library
-    from robotrules.batch.sources import SourceError, archive_of, source_kind
+    from robotrules.batch.sources import DamagedArchive, SourceError, archive_of, source_kind
     from robotrules.batch.tables import output_format
 
     out = options.output(params)
@@ -87,6 +94,9 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
     if robots and live_only:
         raise click.UsageError(f"{', '.join(live_only)} {'is' if len(live_only) == 1 else 'are'} for live fetching: "
                                "not with --robots")
+    skip_bad_records = bool(params["skip_bad_records"])
+    if skip_bad_records and not robots:
+        raise click.UsageError("--skip-bad-records is for the archives of --robots: give --robots too")
     index = options.index_path(params, robots, engine)
     urls = _stdin_copy(urls_file) if urls_file == "-" else urls_file
     fetching = None if robots else options.fetching(params)
@@ -96,10 +106,12 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
     try:
         given: Any = list(robots) or None
         if index is not None:  # else run() reads them: in memory, or a temporary index for large files
-            given = archive = archive_of(list(robots), index=index)
+            given = archive = archive_of(list(robots), index=index, skip_bad_records=skip_bad_records)
         summary = library.run(urls, output_path, agents, given, engine=engine, processes=processes,
                               mode=params.get("mode", "google"), client=client, progress=progress,
-                              refresh=fetching is not None and fetching.refresh)
+                              refresh=fetching is not None and fetching.refresh, skip_bad_records=skip_bad_records)
+    except DamagedArchive as exc:
+        raise damaged_archive(str(exc)) from None
     except SourceError as exc:
         raise InputError(str(exc)) from None
     except ValueError as exc:

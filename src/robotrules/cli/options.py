@@ -29,6 +29,7 @@ __all__ = [
     "output",
     "output_options",
     "progress_option",
+    "skip_bad_records_option",
     "urls_option",
 ]
 
@@ -113,6 +114,15 @@ def index_path(params: dict[str, Any], robots: tuple[str, ...], engine: str = "l
     if engine != "local":
         raise click.UsageError("--index is for the local engine: Spark reads the captures itself")
     return index
+
+
+skip_bad_records_option = click.option(
+    "--skip-bad-records", "skip_bad_records", is_flag=True,
+    help="Go on when a --robots archive is damaged (a file cut short, a corrupt gzip member): skip the "
+         "damaged records, read the rest, and count them in the summary (and the report). Default: a "
+         "damaged archive is an error naming the file and the byte where the damage starts.",
+)
+"""``--skip-bad-records`` of the commands that read crawl archives (batch, audit)."""
 
 
 urls_option = click.option(

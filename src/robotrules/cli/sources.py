@@ -11,6 +11,11 @@ starting with ``#`` skipped. Lists from stdin are read lazily, so thousands of U
 Empty standard input is an error wherever something is read from it (a robots.txt or a URL
 list): it is almost always a broken pipe, not a wish. An empty *file* is a valid robots.txt
 (it allows everything).
+
+Crawl archives (``--robots`` of ``batch`` and ``audit``) are read whole or not at all: a damaged
+one (a file cut short, a corrupt gzip member) is an input error naming the file and the byte,
+unless ``--skip-bad-records`` (:data:`robotrules.cli.options.skip_bad_records_option`) says to
+go on without the damaged records and count them.
 """
 
 from __future__ import annotations
@@ -31,6 +36,7 @@ __all__ = [
     "STDIN",
     "STDIN_NAME",
     "Source",
+    "damaged_archive",
     "is_url",
     "read_expectations",
     "read_source",
@@ -43,6 +49,11 @@ STDIN = "-"
 STDIN_NAME = "<stdin>"
 EXPECTATIONS = {"allow": "allowed", "allowed": "allowed", "disallow": "disallowed", "disallowed": "disallowed"}
 _URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
+def damaged_archive(message: str) -> InputError:
+    """The input error of a damaged archive (``message``: the file, the byte, what is wrong), with what to do."""
+    return InputError(f"{message} (--skip-bad-records skips damaged records and goes on)")
 
 
 def is_url(text: str) -> bool:

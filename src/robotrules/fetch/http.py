@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import threading
 import time
-import zlib
 from collections.abc import Iterable
 from concurrent.futures import Future
 from typing import Any
@@ -44,6 +43,7 @@ from typing import Any
 from robotrules.core.policy import Failure, Fetch, Response
 from robotrules.errors import require
 from robotrules.fetch.addresses import AddressPolicy
+from robotrules.fetch.body import BodyReader, InvalidBody
 
 httpx: Any = require("httpx", "http")
 httpcore: Any = require("httpcore", "http")  # installed with httpx
@@ -54,73 +54,11 @@ _ACCEPT = {"Accept": "text/plain, */*;q=0.5", "Accept-Encoding": "gzip, deflate"
 _KEPT_HEADERS = ("location", "cache-control", "retry-after", "content-type", "content-encoding")
 
 
-class _Body:
-    """Collects decoded body bytes up to ``limit``; ``full()`` once no more are wanted (F9)."""
-
-    def __init__(self, encoding: str, limit: int) -> None:
-        self.limit = limit
-        self.parts: list[bytes] = []
-        self.size = 0
-        self._deflate = False
-        self._head = b""  # deflate: the first bytes, kept until the zlib header can be decided
-        self._decoder: Any = None
-        encoding = encoding.strip().lower()
-        if encoding in ("gzip", "x-gzip"):
-            self._decoder = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        elif encoding == "deflate":
-            self._deflate = True  # zlib-wrapped or bare: decided by the first two bytes, however they arrive
-        elif encoding not in ("", "identity"):
-            raise _Invalid(f"unsupported Content-Encoding {encoding!r}")
-
-    def full(self) -> bool:
-        """A method, not a property: mypy would keep a property narrowed across ``feed()``."""
-        return self.size >= self.limit
-
-    def feed(self, raw: bytes) -> None:
-        if self._deflate and self._decoder is None:
-            raw = self._head = self._head + raw
-            if len(raw) < 2:  # a 1-byte first read says nothing yet: wait for the second byte
-                return
-            self._start_deflate()
-        if self._decoder is not None:
-            try:
-                raw = self._decoder.decompress(raw, self.limit - self.size)  # bounded output
-            except zlib.error as exc:
-                raise _Invalid(f"bad compressed body: {exc}") from None
-        self.parts.append(raw[: self.limit - self.size])
-        self.size += len(self.parts[-1])
-
-    def _start_deflate(self) -> None:
-        """Choose the deflate decoder from the first two bytes (fewer only at the end of the body).
-
-        A zlib header (RFC 1950): compression method 8, a window of at most 32 KiB, and the two
-        bytes a multiple of 31 as a 16-bit number; anything else is read as bare deflate.
-        """
-        head = self._head
-        wrapped = len(head) >= 2 and head[0] & 0x0F == 8 and head[0] >> 4 <= 7 and (head[0] << 8 | head[1]) % 31 == 0
-        self._decoder = zlib.decompressobj(zlib.MAX_WBITS if wrapped else -zlib.MAX_WBITS)
-        self._head = b""
-
-    def finish(self) -> bytes:
-        """The body; ``_Invalid`` if a compressed stream read to its end was cut short (F8)."""
-        if self._deflate and self._decoder is None and self._head:  # a 1-byte body: decode what there is
-            raw = self._head
-            self._start_deflate()
-            self.feed(raw)
-        if self._decoder is not None and not self.full() and not self._decoder.eof:
-            raise _Invalid("compressed body ends before its end of stream")
-        return b"".join(self.parts)
-
-
-class _Invalid(Exception):
-    """The response cannot be used (F8: invalid response)."""
-
-
 class _BadName(Exception):
     """F8: a host name no resolver can look up (an empty or too long label): a DNS failure."""
 
 
-_NETWORK_ERRORS: tuple[type[Exception], ...] = (httpx.RequestError, httpx.InvalidURL, _Invalid, _BadName, OSError)
+_NETWORK_ERRORS: tuple[type[Exception], ...] = (httpx.RequestError, httpx.InvalidURL, InvalidBody, _BadName, OSError)
 """F8: what a failed fetch may raise: httpx's transport, protocol, timeout and decoding errors, a URL
 httpx cannot request, a body that cannot be decoded, socket and TLS errors (``OSError``,
 ``TimeoutError`` included). Anything else is a bug or a refusal and propagates."""
@@ -139,7 +77,7 @@ def _failure(exc: BaseException) -> Failure:
         isinstance(exc, httpx.RemoteProtocolError) and "location header" in detail.lower()
     ):
         return Failure("redirect", detail)  # httpx could not resolve a redirect's Location (F3)
-    if isinstance(exc, (_Invalid, httpx.RemoteProtocolError, httpx.DecodingError)):
+    if isinstance(exc, (InvalidBody, httpx.RemoteProtocolError, httpx.DecodingError)):
         return Failure("protocol", detail)
     if isinstance(exc, (httpx.TimeoutException, TimeoutError)):
         return Failure("timeout", detail)
@@ -346,7 +284,7 @@ class HttpTransport:
                 loaded = _in_memory(response, fetch.limit)
                 if loaded is not None:
                     return Response(response.status_code, headers, loaded)
-                reader = _Body(headers.get("content-encoding", ""), fetch.limit)
+                reader = BodyReader(headers.get("content-encoding", ""), fetch.limit)
                 if not reader.full():
                     for raw in response.iter_raw():
                         reader.feed(raw)
@@ -396,7 +334,7 @@ class AsyncHttpTransport:
                 loaded = _in_memory(response, fetch.limit)
                 if loaded is not None:
                     return Response(response.status_code, headers, loaded)
-                reader = _Body(headers.get("content-encoding", ""), fetch.limit)
+                reader = BodyReader(headers.get("content-encoding", ""), fetch.limit)
                 if not reader.full():
                     async for raw in response.aiter_raw():
                         reader.feed(raw)

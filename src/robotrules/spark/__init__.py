@@ -18,19 +18,25 @@ Public names (``robotrules batch --engine spark`` calls :func:`run_job`; ``robot
 --engine spark`` calls :func:`audit` through :func:`robotrules.batch.audit.audit`)::
 
     session(master="local[*]", *, app_name="robotrules", shuffle_partitions=8, conf=None) -> SparkSession
-    captures_frame(spark, robots) -> DataFrame          # url, status, headers (JSON), body, fetched_at, error
+    captures_frame(spark, robots, *, skipped=None) -> DataFrame   # url, status, headers (JSON), body, fetched_at, error
+    bad_records_accumulator(spark) -> Accumulator       # damaged records skipped (skipped=...)
+    damage_of(exc) -> DamagedArchive | None             # the damaged archive behind a failed job
     entries(urls_df, captures, *, policy=None, now=None) -> DataFrame   # one row per robots URL (ENTRY_FIELDS)
     decide(urls_df, robots=None, agents=None, *, policy=None, mode="google", now=None, buckets=1,
-           store=None, user_agent=...) -> DataFrame     # OUTPUT_SCHEMA
+           store=None, user_agent=..., skipped=None) -> DataFrame     # OUTPUT_SCHEMA
     audit(spark, robots, agents=None, *, sites=None, registry=None, policy=None, mode="google",
-          now=None, store=None, user_agent=...) -> DataFrame   # AUDIT_SCHEMA
+          now=None, store=None, user_agent=..., skipped=None) -> DataFrame   # AUDIT_SCHEMA
     run_job(urls_path, robots_paths, output_path, agents=(), *, policy=None, mode="google",
-            now=None, spark=None, master="local[*]", buckets=1, store=None, user_agent=...) -> int
+            now=None, spark=None, master="local[*]", buckets=1, store=None, user_agent=...,
+            bad_records=None) -> int
 
 ``robots`` is a DataFrame of captures (``url`` or ``robots_url``, ``status``, ``headers``, ``body``,
 ``fetched_at``, ``error``; see :func:`captures_frame`) or paths of WARC, Parquet, CSV or JSONL
 files, read in the executors (the paths must be readable there); None fetches live. ``now``
-None judges each captured robots.txt as of its own capture time. ``store`` names the cache the
+None judges each captured robots.txt as of its own capture time. A damaged capture file (cut
+short, a corrupt gzip member) fails the job; with an accumulator of skipped records
+(``skipped=``, ``bad_records=`` for :func:`run_job`) its damaged records are skipped, as the
+local engine's ``skip_bad_records`` does. ``store`` names the cache the
 executors share when fetching live: a SQLite file path or a Redis URL (default: the SQLite
 cache file of the command line).
 """
@@ -39,7 +45,15 @@ from __future__ import annotations
 
 from robotrules.spark._audit import AUDIT_SCHEMA, audit
 from robotrules.spark._entries import ENTRY_FIELDS, entries
-from robotrules.spark._frames import captures_frame, read_urls, session, with_robots_url, write
+from robotrules.spark._frames import (
+    bad_records_accumulator,
+    captures_frame,
+    damage_of,
+    read_urls,
+    session,
+    with_robots_url,
+    write,
+)
 from robotrules.spark._rows import OUTPUT_SCHEMA, collect_rows, decide, run_job
 
 __all__ = [
@@ -47,8 +61,10 @@ __all__ = [
     "ENTRY_FIELDS",
     "OUTPUT_SCHEMA",
     "audit",
+    "bad_records_accumulator",
     "captures_frame",
     "collect_rows",
+    "damage_of",
     "decide",
     "entries",
     "read_urls",

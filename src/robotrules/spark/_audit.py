@@ -50,6 +50,7 @@ def audit(
     store: Store | str | os.PathLike[str] | None = None,
     user_agent: str = DEFAULT_USER_AGENT,
     refresh: bool = False,
+    skipped: Any = None,
 ) -> DataFrame:
     """Audit sites' robots.txt for ``agents``: the rows of :func:`robotrules.batch.audit.audit_rows`
     (columns :data:`~robotrules.batch.audit.AUDIT_COLUMNS`, in no set order).
@@ -63,6 +64,9 @@ def audit(
     the cached copy); the result is computed when this returns.
     ``sites``: URLs or bare host names (https then), as a list or a DataFrame with a ``url``
     column. ``agents`` and ``registry`` as for the local audit (default: the registry's tokens and ``*``).
+    A damaged capture file fails the job, unless ``skipped`` (a
+    :func:`~robotrules.spark.bad_records_accumulator`) collects its damaged records (see
+    :func:`~robotrules.spark.captures_frame`).
     """
     from robotrules.batch.audit import checked_agents
 
@@ -78,7 +82,7 @@ def audit(
         return keys.repartition(partitions, "key").mapInArrow(_live_auditor(live, names, registry),
                                                              AUDIT_SCHEMA).localCheckpoint()
     F: Any = require("pyspark.sql.functions", "spark")
-    caps = captures_frame(spark, robots)
+    caps = captures_frame(spark, robots, skipped=skipped)
     keys = _site_keys(spark, sites) if sites is not None else _captured_keys(caps)
     targets = keys.select("key", F.when(F.col("key").startswith("!"), F.lit("")).otherwise(F.col("key"))
                           .alias("robots_url"))

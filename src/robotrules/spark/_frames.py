@@ -9,21 +9,26 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from robotrules.batch.captures import Capture
 from robotrules.batch.decide import robots_url_of
+from robotrules.batch.warc import BadRecord
 from robotrules.errors import require
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
 
-__all__ = ["captures_frame", "read_urls", "session", "with_robots_url", "write"]
+    from robotrules.batch.sources import DamagedArchive
+
+__all__ = ["bad_records_accumulator", "captures_frame", "damage_of", "read_urls", "session", "sorted_records",
+           "with_robots_url", "write"]
 
 _CAPTURE_SCHEMA = "url string, status int, headers string, body binary, fetched_at double, error string"
 
@@ -71,7 +76,47 @@ def session(
 # --------------------------------------------------------------------------- captures
 
 
-def captures_frame(spark: SparkSession, robots: DataFrame | str | os.PathLike[str] | Sequence[str | os.PathLike[str]]) -> DataFrame:
+class _BadRecords:
+    """The accumulator parameter (pyspark's ``AccumulatorParam`` protocol) of damaged records met
+    by the tasks, as a set: a file read again (a retried task, a frame used twice) adds nothing new."""
+
+    def zero(self, value: frozenset[BadRecord]) -> frozenset[BadRecord]:
+        return frozenset()
+
+    def addInPlace(self, value1: frozenset[BadRecord], value2: frozenset[BadRecord]) -> frozenset[BadRecord]:
+        return frozenset(value1) | frozenset(value2)
+
+
+def bad_records_accumulator(spark: SparkSession) -> Any:
+    """A Spark accumulator of the damaged records the tasks skip (its ``value``: a frozenset of
+    :class:`~robotrules.batch.sources.BadRecord`), for ``skipped=`` of :func:`captures_frame`."""
+    param: Any = _BadRecords()  # pyspark's AccumulatorParam protocol, duck-typed (no pyspark import at module level)
+    return spark.sparkContext.accumulator(frozenset(), param)
+
+
+_DAMAGE = re.compile(r"DamagedArchive: (?P<path>.+?): damaged at byte (?P<offset>[0-9]+): (?P<detail>[^\n]*)")
+
+
+def damage_of(exc: BaseException) -> DamagedArchive | None:
+    """The :class:`~robotrules.batch.sources.DamagedArchive` a task raised, from the error Spark
+    raised for it on the driver (None when it was something else)."""
+    from robotrules.batch.sources import DamagedArchive
+
+    if isinstance(exc, DamagedArchive):
+        return exc
+    found = _DAMAGE.search(str(exc))
+    if found is None:
+        return None
+    return DamagedArchive(BadRecord(found["path"], int(found["offset"]), found["detail"].strip()))
+
+
+def sorted_records(records: Iterable[BadRecord]) -> tuple[BadRecord, ...]:
+    """Damaged records in file order."""
+    return tuple(sorted(records, key=lambda bad: (bad.path, bad.offset)))
+
+
+def captures_frame(spark: SparkSession, robots: DataFrame | str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
+                   *, skipped: Any = None) -> DataFrame:
     """Captures as a DataFrame of ``url, status, headers, body, fetched_at, error``.
 
     ``robots`` is a DataFrame (``url`` or ``robots_url``; ``headers`` a map or a JSON object text;
@@ -79,7 +124,10 @@ def captures_frame(spark: SparkSession, robots: DataFrame | str | os.PathLike[st
     reads (``.warc``, ``.warc.gz``, ``.parquet``, ``.csv``, ``.jsonl``, ...). Files are read in the
     executors, one task per file, by the local engine's own readers
     (:func:`robotrules.batch.sources.read_captures`), so both engines see the same captures; the
-    paths must be readable where the tasks run (a shared or local file system).
+    paths must be readable where the tasks run (a shared or local file system). A damaged record
+    fails the job with :class:`~robotrules.batch.sources.DamagedArchive` (:func:`damage_of` finds
+    it in Spark's error); with ``skipped`` (a :func:`bad_records_accumulator`) it is skipped and
+    added there, and the rest of the file is read.
     """
     sql = _pyspark()
     if isinstance(robots, sql.DataFrame):
@@ -92,7 +140,7 @@ def captures_frame(spark: SparkSession, robots: DataFrame | str | os.PathLike[st
         raise ValueError("no robots.txt sources given")
     files = [path for each in given for path in sources._files(each)]  # SourceError (a ValueError) for a bad one
     listing = spark.createDataFrame([(p,) for p in files], "path string").repartition(len(files))
-    return listing.mapInArrow(_file_batches, _CAPTURE_SCHEMA)
+    return listing.mapInArrow(_file_reader(skipped), _CAPTURE_SCHEMA)
 
 
 def _normalise(frame: DataFrame) -> DataFrame:
@@ -138,22 +186,30 @@ def _normalise(frame: DataFrame) -> DataFrame:
     ).where(F.col("url").isNotNull())
 
 
-def _file_batches(batches: Iterator[Any]) -> Iterator[Any]:
-    """mapInArrow: paths in, capture rows out (read where the task runs, by the batch readers)."""
-    pa: Any = require("pyarrow", "spark")
+def _file_reader(skipped: Any) -> Any:
+    """mapInArrow: paths in, capture rows out (read where the task runs, by the batch readers);
+    damaged records raise, or with ``skipped`` (an accumulator) are added to it."""
 
-    from robotrules.batch.sources import read_captures
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        pa: Any = require("pyarrow", "spark")
 
-    for batch in batches:
-        for path in batch.column("path").to_pylist():
-            rows: list[Capture] = []
-            for capture in read_captures(path):
-                rows.append(capture)
-                if len(rows) >= 1000:
+        from robotrules.batch.sources import read_captures
+
+        for batch in batches:
+            for path in batch.column("path").to_pylist():
+                bad: list[BadRecord] | None = [] if skipped is not None else None
+                rows: list[Capture] = []
+                for capture in read_captures(path, bad_records=bad):
+                    rows.append(capture)
+                    if len(rows) >= 1000:
+                        yield _captures_batch(pa, rows)
+                        rows = []
+                if rows:
                     yield _captures_batch(pa, rows)
-                    rows = []
-            if rows:
-                yield _captures_batch(pa, rows)
+                if bad:
+                    skipped.add(frozenset(bad))
+
+    return run
 
 
 def _captures_batch(pa: Any, rows: list[Capture]) -> Any:
@@ -193,7 +249,9 @@ def with_robots_url(urls_df: DataFrame, agents: Sequence[str] | None = None) -> 
     """``urls_df`` (``url`` and an optional ``agent``) as ``url, agent, robots_url`` rows.
 
     Rows without an agent get one row per agent of ``agents`` (default ``"*"``); rows with one
-    keep it. ``robots_url`` is "" for a URL with no robots.txt (:func:`robots_url_of`).
+    keep it. ``robots_url`` is "" for a URL with no robots.txt (:func:`robots_url_of`). A row
+    without a URL (null, empty or blank) is kept with ``url`` "" (decided as an invalid URL, as
+    the local engine does), so the output has a row for every input row.
     """
     F: Any = require("pyspark.sql.functions", "spark")
     if "url" not in urls_df.columns:
@@ -204,7 +262,7 @@ def with_robots_url(urls_df: DataFrame, agents: Sequence[str] | None = None) -> 
         agent = F.when((F.col("agent").isNull()) | (F.trim(F.col("agent")) == ""), fill).otherwise(F.array(F.col("agent").cast("string")))
     else:
         agent = fill
-    rows = urls_df.select(F.col("url").cast("string").alias("url"), F.explode(agent).alias("agent")).where(F.col("url").isNotNull())
+    rows = urls_df.select(F.col("url").cast("string").alias("url"), F.explode(agent).alias("agent"))
     return rows.mapInArrow(_robots_urls, "url string, agent string, robots_url string")
 
 
@@ -212,9 +270,9 @@ def _robots_urls(batches: Iterator[Any]) -> Iterator[Any]:
     pa: Any = require("pyarrow", "spark")
 
     for batch in batches:
-        urls = batch.column("url").to_pylist()
-        found = [robots_url_of(u) or "" for u in urls]
-        yield pa.RecordBatch.from_arrays([batch.column("url"), batch.column("agent"), pa.array(found, pa.string())],
+        urls = ["" if u is None or not u.strip() else u for u in batch.column("url").to_pylist()]
+        found = [(robots_url_of(u) or "") if u else "" for u in urls]
+        yield pa.RecordBatch.from_arrays([pa.array(urls, pa.string()), batch.column("agent"), pa.array(found, pa.string())],
                                          names=["url", "agent", "robots_url"])
 
 
@@ -222,7 +280,8 @@ def _robots_urls(batches: Iterator[Any]) -> Iterator[Any]:
 
 def read_urls(spark: SparkSession, path: str | os.PathLike[str]) -> DataFrame:
     """A URL table from ``path``: Parquet, CSV (header line), JSONL, or text with one URL a line
-    (blank lines and lines starting with "#" skipped, as the local engine reads them)."""
+    (blank lines and lines starting with "#" skipped, as the local engine reads them). A table's
+    rows without a URL (a null or empty cell) are kept, as the local engine keeps them."""
     text = os.fspath(path)
     lower = text.lower().rstrip("/")
     if not os.path.exists(text) and "://" not in text:
@@ -239,7 +298,7 @@ def read_urls(spark: SparkSession, path: str | os.PathLike[str]) -> DataFrame:
         return lines.select(F.trim(F.col("value")).alias("url")).where((F.col("url") != "") & ~F.col("url").startswith("#"))
     if "url" not in frame.columns:
         raise ValueError(f"{text} has no url column (found: {', '.join(frame.columns) or 'none'})")
-    return frame.where(frame["url"].isNotNull() & (frame["url"] != ""))
+    return frame
 
 
 def write(frame: DataFrame, output_path: str | os.PathLike[str]) -> None:

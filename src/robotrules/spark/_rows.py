@@ -16,12 +16,23 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from robotrules.batch.decide import COLUMNS, Governing, decide_row, governing
+from robotrules.batch.sources import DamagedArchive
+from robotrules.batch.warc import BadRecord
 from robotrules.cache import Store
 from robotrules.core.policy import Policy
 from robotrules.errors import require
 from robotrules.fetch import DEFAULT_USER_AGENT
 from robotrules.spark._entries import entries, entry_of
-from robotrules.spark._frames import captures_frame, read_urls, session, with_robots_url, write
+from robotrules.spark._frames import (
+    bad_records_accumulator,
+    captures_frame,
+    damage_of,
+    read_urls,
+    session,
+    sorted_records,
+    with_robots_url,
+    write,
+)
 from robotrules.spark._live import governing_frame, governing_of, live_fetch
 
 if TYPE_CHECKING:
@@ -128,6 +139,7 @@ def decide(
     store: Store | str | os.PathLike[str] | None = None,
     user_agent: str = DEFAULT_USER_AGENT,
     refresh: bool = False,
+    skipped: Any = None,
 ) -> DataFrame:
     """Decide every (url, agent) row of ``urls_df`` against the captures ``robots``, or live.
 
@@ -138,7 +150,9 @@ def decide(
     client on ``store`` (see :func:`~robotrules.spark._live.live_fetch`: a SQLite file path, a
     Redis URL, a store object; default the shared SQLite cache file) with ``policy``, ``mode``
     and the ``user_agent`` header (``refresh``: fetched again, however fresh the cached copy);
-    ``now`` applies to captures only (live files are judged when fetched).
+    ``now`` applies to captures only (live files are judged when fetched). A damaged capture
+    file fails the job (see :func:`~robotrules.spark.captures_frame`), unless ``skipped`` (a
+    :func:`~robotrules.spark.bad_records_accumulator`) collects its damaged records.
     """
     if buckets < 1:
         raise ValueError("buckets must be at least 1")
@@ -149,7 +163,7 @@ def decide(
         assert live is not None
         return _decide_rows(rows, governing_frame(rows, live), live_judge(mode), policy=policy, mode=mode,
                             buckets=buckets)
-    caps = captures_frame(urls_df.sparkSession, robots)
+    caps = captures_frame(urls_df.sparkSession, robots, skipped=skipped)
     table = entries(rows, caps, policy=policy, now=now)
     return _decide_rows(rows, table, archive_judge(policy, mode, now), policy=policy, mode=mode, buckets=buckets)
 
@@ -169,22 +183,39 @@ def run_job(
     store: Store | str | os.PathLike[str] | None = None,
     user_agent: str = DEFAULT_USER_AGENT,
     refresh: bool = False,
+    bad_records: list[BadRecord] | None = None,
 ) -> int:
     """Read the URL table and captures, decide every row, write ``output_path``; the row count.
 
     The Spark half of ``robotrules batch --engine spark``. Starts a local session (:func:`session`)
     unless ``spark`` is given (under ``spark-submit``, pass ``SparkSession.builder.getOrCreate()``).
-    ``robots_paths`` None fetches live, through ``store`` (see :func:`decide`).
+    ``robots_paths`` None fetches live, through ``store`` (see :func:`decide`). A damaged capture
+    file raises :class:`~robotrules.batch.sources.DamagedArchive` (and nothing is written); when
+    ``bad_records`` is a list, damaged records are skipped and added to it, in file order.
     """
     if robots_paths is not None and not robots_paths:
         raise ValueError("no robots.txt sources given")
     spark = spark or session(master)
     urls = read_urls(spark, urls_path)
     robots = None if robots_paths is None else list(robots_paths)
-    result = decide(urls, robots, agents or None, policy=policy, mode=mode, now=now, buckets=buckets, store=store,
-                    user_agent=user_agent, refresh=refresh)
-    result = result.localCheckpoint()
-    write(result, output_path)
+    # Damaged records are always collected (a task that raised would fill the log with Spark's
+    # stack traces); without ``bad_records`` the first one is raised before anything is written.
+    skipped = bad_records_accumulator(spark) if robots is not None else None
+    try:
+        result = decide(urls, robots, agents or None, policy=policy, mode=mode, now=now, buckets=buckets, store=store,
+                        user_agent=user_agent, refresh=refresh, skipped=skipped)
+        result = result.localCheckpoint()  # eager: every capture file is read by now
+        found = sorted_records(skipped.value) if skipped is not None else ()
+        if found and bad_records is None:
+            raise DamagedArchive(found[0])
+        write(result, output_path)
+    except Exception as exc:
+        damage = damage_of(exc)
+        if damage is not None:
+            raise damage from None
+        raise
+    if bad_records is not None:
+        bad_records.extend(found)
     return int(result.count())
 
 
