@@ -58,10 +58,10 @@ from robotrules.cache.memory import MemoryStore
 from robotrules.core.agents import user_agent_token
 from robotrules.core.policy import FETCHABLE_SCHEMES, Entry, Fetch, Policy, age, begin, merge, standing
 from robotrules.core.robotstxt import Decision, RobotsTxt, parse
+from robotrules.core.urls import Scope
 from robotrules.errors import InvalidURL, StoreError, UnsupportedScheme
 from robotrules.fetch import DEFAULT_USER_AGENT, AddressPolicy, AsyncFetcher, Fetcher
 from robotrules.hosts import robots_scope as _robots_scope
-from robotrules.hosts import robots_url as _robots_url
 from robotrules.verdicts import sentence
 
 if TYPE_CHECKING:
@@ -428,6 +428,10 @@ class _Client(Generic[_F, _L]):
 
     def robots_url(self, url: str) -> str:
         """S1-S5: the robots.txt URL governing ``url``; :class:`InvalidURL` or :class:`UnsupportedScheme`."""
+        return self._key(url)[0]
+
+    def _key(self, url: str) -> tuple[str, Scope | None]:
+        """:meth:`robots_url`, with the origin when it was worked out now (None: from the memo)."""
         if not isinstance(url, str):
             raise TypeError(f"url must be str, not {type(url).__name__}")
         start = url.find("://")
@@ -435,13 +439,14 @@ class _Client(Generic[_F, _L]):
         origin = url if end < 0 else url[:end]
         known = self._origins.get(origin)
         if known is not None:
-            return known
+            return known, None
         try:
-            found = _robots_url(url)
+            scope = _robots_scope(url)
         except ValueError as exc:
             raise InvalidURL(str(exc)) from None
-        if found[: found.find(":")] not in FETCHABLE_SCHEMES:  # robots_url() lower-cases the scheme
+        if scope.scheme not in FETCHABLE_SCHEMES:  # robots_scope() lower-cases the scheme
             raise UnsupportedScheme(f"cannot fetch a robots.txt for {url!r}: only http, https and ftp have one")
+        found = scope.robots_url()
         if (start > 0 and len(origin) <= _ORIGIN_MEMO_MAX
                 and "?" not in origin and "#" not in origin and "\\" not in origin):
             cost = len(origin) + len(found) + _ORIGIN_MEMO_ENTRY
@@ -450,7 +455,7 @@ class _Client(Generic[_F, _L]):
                 self._origins_bytes = 0
             self._origins[origin] = found
             self._origins_bytes += cost
-        return found
+        return found, scope
 
     def screen(self, url: str) -> str:
         """:meth:`robots_url`, and :class:`~robotrules.errors.BlockedAddress` at once when its host is
@@ -460,8 +465,13 @@ class _Client(Generic[_F, _L]):
         Every load does this itself; a caller with many URLs (the service) screens them all
         before it starts any work.
         """
-        key = self.robots_url(url)
-        self._screen(key)
+        key, scope = self._key(url)
+        addresses: AddressPolicy | None = getattr(self.fetcher, "addresses", None)
+        if addresses is not None:
+            if scope is None:
+                self._screen(key)
+            else:
+                addresses.screen(scope)
         return key
 
     def _screen(self, key: str) -> None:

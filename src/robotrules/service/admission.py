@@ -71,13 +71,17 @@ class Gate:
         self.waiting = 0
         self.busy = 0
 
+    def full(self) -> bool:
+        """Whether a request for a slot now would be refused (every slot taken, the queue full)."""
+        return self.busy >= self.slots and self.waiting >= self.queue
+
     @asynccontextmanager
     async def slot(self) -> AsyncIterator[None]:
         """Hold a slot for the block; wait in the queue while all are taken; Overloaded when it is full."""
         semaphore = self._semaphore
         if semaphore is None:  # made on first use, inside the event loop
             semaphore = self._semaphore = anyio.Semaphore(self.slots)
-        if self.busy >= self.slots and self.waiting >= self.queue:
+        if self.full():
             raise Overloaded(self.what)
         await self._acquire(semaphore)
         hold = _Hold(self)

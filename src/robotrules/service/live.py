@@ -198,6 +198,8 @@ class Live:
         the first refusal (403, 503) ends the others and is raised."""
         queue = list(reversed(missing))
         failed: list[BaseException] = []
+        if self.gates.fetches.full():  # refused now, before any task is made for it
+            raise Overloaded(self.gates.fetches.what)
 
         async with anyio.create_task_group() as group:
 
