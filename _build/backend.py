@@ -6,7 +6,7 @@ Python, so edits to the source take effect at once. ``ROBOTRULES_PURE=1`` builds
 wheel. When the compiled build fails for any reason (no C compiler, no Python headers, a mypyc
 error), the wheel is built again as pure Python and one warning line says so: an install never
 fails for want of the compiled core. The compiled modules need only the standard library at run
-time; ``robotrules.COMPILED`` says which core a wheel holds.
+time; ``robotrules.core.COMPILED`` says which core a wheel holds.
 """
 
 from __future__ import annotations

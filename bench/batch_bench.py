@@ -271,10 +271,10 @@ def file_job(warc: Path, links: list[list[str]], total: int, workdir: Path) -> C
 def bodies_by_robots_url(warc: Path) -> dict[str, bytes]:
     """For the peer loops: each robots URL's final 200 body after its captured redirects (what a
     crawler would have parsed), decided by robotrules' archive so every loop parses the same files."""
-    from robotrules.batch import sources
+    from robotrules.batch import archives
     from robotrules.batch.decide import governing
 
-    archive = sources.archive_of(str(warc))
+    archive = archives.archive_of(str(warc))
     from robotrules.core.policy import Policy
 
     out: dict[str, bytes] = {}
@@ -492,7 +492,7 @@ def main(argv: list[str] | None = None) -> int:
 
     meta = {"rows": args.rows, "peer_rows": args.peer_rows, "sites": len(sites), "links": sum(map(len, links)),
             "agents": list(AGENTS), "mix": mix, "cpus": os.cpu_count(), "python": platform.python_version(),
-            "platform": platform.platform(), "compiled": robotrules.COMPILED,
+            "platform": platform.platform(), "compiled": robotrules.core.COMPILED,
             "when": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     data = report(results, meta)
     text = markdown(data)

@@ -86,8 +86,9 @@ from urllib.parse import urlsplit
 import httpx
 
 import robotrules
-from robotrules import Entry, MemoryStore, RedisStore, RobotsClient, SQLiteStore, parse
+from robotrules import MemoryStore, RedisStore, RobotsClient, SQLiteStore, parse
 from robotrules.cache.base import Store
+from robotrules.core.policy import Entry
 
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -911,7 +912,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 
 def _versions() -> dict[str, str]:
-    core = "mypyc-compiled" if robotrules.COMPILED else "pure Python"
+    core = "mypyc-compiled" if robotrules.core.COMPILED else "pure Python"
     v = {"robotrules": f"{robotrules.__version__} (core: {core})", "httpx": httpx.__version__,
          "redis-py": corpus_bench._ver("redis"), "sqlite": sqlite3.sqlite_version}
     return v
@@ -928,7 +929,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     w = build_workload(c, args.hosts, args.checks, args.seed)
     log(f"{args.hosts:,} hosts over {len(c.names):,} files; {len(w.picks):,} picks")
-    build = "compiled" if robotrules.COMPILED else "pure"
+    build = "compiled" if robotrules.core.COMPILED else "pure"
     results: dict[str, dict[str, Any]] = {s: {} for s in args.stores}
     problems: list[str] = []
     warnings = WarningCounter()

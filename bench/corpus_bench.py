@@ -140,7 +140,7 @@ def make_adapters() -> tuple[list[Adapter], dict[str, str]]:
 
     # robotrules ------------------------------------------------------------
     try:
-        import robotrules
+        import robotrules.core
         rparse = robotrules.parse
     except Exception as e:  # ImportError, or the package is not implemented yet
         missing["robotrules"] = f"not installed ({type(e).__name__}: {e})"
@@ -161,7 +161,7 @@ def make_adapters() -> tuple[list[Adapter], dict[str, str]]:
             return bool(rt.allowed(url, AGENT))
 
         v = getattr(robotrules, "__version__", None) or _ver("robotrules")
-        v += " (core: mypyc-compiled)" if getattr(robotrules, "COMPILED", False) else " (core: pure Python)"
+        v += " (core: mypyc-compiled)" if robotrules.core.COMPILED else " (core: pure Python)"
         adapters.append(Adapter("robotrules", "robotrules", v, "bytes", rparse, rr_loop, rr_decide, rr_e2e))
         adapters.append(Adapter(
             "robotrules_str", "robotrules (str in)", v, "str", rparse, rr_loop, rr_decide, rr_e2e,

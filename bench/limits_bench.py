@@ -2,6 +2,7 @@
 """The client's limits: memory with maximum-size robots.txt files, time with a stalled store.
 
     python bench/limits_bench.py calibrate [--corpus PATH] [--limit N] [--json OUT]
+    python bench/limits_bench.py budget [--files 8] [--budget-mib 16] [--shapes wild,delays] [--json OUT]
     python bench/limits_bench.py rss [--files 1000] [--shapes rules,wild,groups,lines] [--json OUT]
     python bench/limits_bench.py stalled-store [--checks 6] [--redis-timeout S] [--json OUT]
 
@@ -9,9 +10,15 @@
 (``tracemalloc``: an entry decoded from the store as SQLite and Redis give it, the parsed file,
 the state, the LRU link) against what the client charges it (``client.cached_bytes``), for every
 corpus file and for maximum-size (512,000-byte) synthetic files of every costly shape. The
-constants of ``robotrules.client._slot_cost`` come from this table; the ratio retained /
+constants of ``robotrules.client._cost.slot_cost`` come from this table; the ratio retained /
 charged must stay at or below 1 for the synthetic shapes (the byte budget is then a bound) and
 should not be far below it for real files.
+
+``budget``: the calibration's consequence for a whole cache: ``--files`` maximum-size files (the
+shapes taken in turn) checked through one ``RobotsClient(cache_bytes=...)``; reported after each
+file: the bytes charged (never above the budget) and what the client retains (``tracemalloc``,
+after ``gc.collect()``), which should stay within a small factor of the budget, not files x size.
+(The suite pins the charges with a table and one slot's bound: tests/client/test_memory_bounds.py.)
 
 ``rss``: a fresh process (``python -c``, nothing else loaded) makes one ``RobotsClient()`` with
 the default settings (default ``MemoryStore``, ``cache_size``, ``cache_bytes``) and checks one
@@ -267,6 +274,51 @@ def calibrate(corpus: Path | None, limit: int | None) -> dict[str, Any]:
     return {"rows": rows, "summary": summarise(rows)}
 
 
+def budget(files: int, budget_mib: int, shapes: list[str]) -> dict[str, Any]:
+    """Charged and retained bytes (tracemalloc) of one budgeted client after each maximum-size file."""
+    from robotrules import MemoryStore, RobotsClient
+    from robotrules.core.policy import Entry
+
+    now = 1_700_000_000.0
+    limit = budget_mib * 2**20
+    store = MemoryStore(max_entries=100_000, max_bytes=1 << 40)
+    names = [shapes[i % len(shapes)] for i in range(files)]
+    for i, shape in enumerate(["small", *names]):
+        url = f"http://h{i}.test/robots.txt"
+        body = b"user-agent: *\ndisallow: /private\n" if shape == "small" else SHAPES[shape][1](i)
+        store.put(Entry(url=url, outcome="rules", status=200, reason="200: rules from the body (F2)", fetched_at=now,
+                        expires_at=now + 10 * 86_400 * 365, body=body, good_status=200, good_at=now, final_url=url))
+    client = RobotsClient(store, clock=lambda: now, cache_bytes=limit)
+    client.allowed("http://h0.test/", AGENT)  # warm-up: first-call set-up not counted
+    rows = []
+    gc.collect()
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        for i, shape in enumerate(names, 1):
+            client.allowed(f"http://h{i}.test/x", AGENT)
+            gc.collect()
+            retained = tracemalloc.get_traced_memory()[0] - base
+            rows.append({"file": i, "shape": shape, "charged": client.cached_bytes, "retained": retained})
+    finally:
+        tracemalloc.stop()
+    client.close()
+    return {"budget": limit, "rows": rows, "max_charged": max(r["charged"] for r in rows),
+            "max_retained": max(r["retained"] for r in rows)}
+
+
+def print_budget(report: dict[str, Any]) -> None:
+    mib = 2**20
+    print(f"cache_bytes = {report['budget'] / mib:.0f} MiB")
+    print("| file | shape | charged | retained | retained / budget |")
+    print("|---:|---|---:|---:|---:|")
+    for r in report["rows"]:
+        print(f"| {r['file']} | {r['shape']} | {r['charged'] / mib:.2f} MiB | {r['retained'] / mib:.2f} MiB "
+              f"| {r['retained'] / report['budget']:.2f} |")
+    print(f"\nat most {report['max_charged'] / mib:.2f} MiB charged and {report['max_retained'] / mib:.2f} MiB retained "
+          f"for a budget of {report['budget'] / mib:.0f} MiB")
+
+
 def summarise(rows: list[dict[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for kind in ("corpus", "synthetic"):
@@ -470,6 +522,10 @@ def main(argv: list[str] | None = None) -> int:
     c = sub.add_parser("calibrate", help="retained vs charged bytes per parsed file (tracemalloc)")
     c.add_argument("--corpus", type=Path, default=None, help="corpus directory (default: as corpus_bench.py)")
     c.add_argument("--limit", type=int, default=None, help="only the first N corpus files")
+    b = sub.add_parser("budget", help="charged and retained bytes of one budgeted client, file after file (tracemalloc)")
+    b.add_argument("--files", type=int, default=8)
+    b.add_argument("--budget-mib", type=int, default=16, help="cache_bytes in MiB (default 16)")
+    b.add_argument("--shapes", default="wild,delays", help=f"comma-separated, taken in turn; known: {', '.join(SHAPES)}")
     r = sub.add_parser("rss", help="RSS of a fresh process after N maximum-size files, default settings")
     r.add_argument("--files", type=int, default=1000)
     r.add_argument("--shapes", default=RSS_SHAPES, help=f"comma-separated, taken in turn (default {RSS_SHAPES}); "
@@ -478,7 +534,7 @@ def main(argv: list[str] | None = None) -> int:
     s = sub.add_parser("stalled-store", help="time of uncached checks with a SIGSTOPped Redis, default settings")
     s.add_argument("--checks", type=int, default=6)
     s.add_argument("--redis-timeout", type=float, default=None, help="RedisStore(timeout=...) (default: its default)")
-    for q in (c, r, s):
+    for q in (c, b, r, s):
         q.add_argument("--json", type=Path, default=None, help="also write the figures here")
     args = p.parse_args(argv)
     print(f"Python {platform.python_version()} on {platform.platform()}; {os.cpu_count()} CPUs", file=sys.stderr)
@@ -489,6 +545,9 @@ def main(argv: list[str] | None = None) -> int:
             corpus = Path(env) if env else (REPO_ROOT / ".." / "shared" / "corpus").resolve()
         report = calibrate(corpus, args.limit)
         print_calibration(report)
+    elif args.what == "budget":
+        report = budget(args.files, args.budget_mib, args.shapes.split(","))
+        print_budget(report)
     elif args.what == "rss":
         report = rss(args.files, args.shapes.split(","), args.python)
         print_rss(report)

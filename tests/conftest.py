@@ -1,17 +1,146 @@
-"""Suite-wide guard: a run that is meant to test the compiled core must really import it."""
+"""Suite-wide set-up: the compiled-core guard, the Hypothesis profiles, the expensive groups and
+their shared sessions (one Spark session per worker, one Chromium per module).
+
+Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (or ``--hypothesis-profile``):
+
+- ``ci``, the thorough one (the default when ``CI`` is set): derandomized (the same examples
+  every run), no example database, each test's own ``max_examples`` as written
+  (:func:`tests.hypo.examples`), 100 for the others;
+- ``quick``, for local runs (the default otherwise): random exploration with the example
+  database, a tenth of each test's examples (at least 5), 10 for the others.
+
+Expensive groups (markers, registered in ``pyproject.toml``): ``slow``, ``browser`` (Chromium
+through Playwright), ``jvm`` (Spark), ``packaging`` (builds and installs the project). Under
+pytest-xdist the tests of each of ``browser``, ``jvm`` and ``packaging`` run on one worker (an
+``xdist_group``), so one JVM and one set of builds serve them all, and the browser tests run
+one after the other.
+"""
 
 from __future__ import annotations
 
 import os
+import shutil
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
 
 import robotrules
+from tests.needs import in_ci, unavailable
+
+# -- Hypothesis -------------------------------------------------------------------------------
+
+_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large]
+settings.register_profile("ci", max_examples=100, derandomize=True, database=None, print_blob=True, deadline=None,
+                          suppress_health_check=_HEALTH)
+settings.register_profile("quick", max_examples=10, deadline=None, suppress_health_check=_HEALTH)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if in_ci() else "quick"))
+
+# -- the compiled core ------------------------------------------------------------------------
 
 
 def pytest_report_header() -> str:
-    build = "mypyc-compiled" if robotrules.COMPILED else "pure Python"
+    build = "mypyc-compiled" if robotrules.core.COMPILED else "pure Python"
     return f"robotrules core: {build} ({os.path.dirname(robotrules.__file__)})"
 
 
 def pytest_sessionstart(session) -> None:  # type: ignore[no-untyped-def]
-    if os.environ.get("ROBOTRULES_EXPECT_COMPILED") == "1" and not robotrules.COMPILED:
+    if os.environ.get("ROBOTRULES_EXPECT_COMPILED") == "1" and not robotrules.core.COMPILED:
         raise RuntimeError("ROBOTRULES_EXPECT_COMPILED=1 but the pure-Python core was imported")
+
+
+# -- the expensive groups ---------------------------------------------------------------------
+
+GROUPED = ("browser", "jvm", "packaging")
+"""Markers whose tests share one worker under pytest-xdist (their sessions and builds are shared)."""
+
+MARKED_BY_FIXTURE = {"spark": "jvm", "browser": "browser"}
+"""A test that uses one of these fixtures is of that group, marked or not."""
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Iterator[None]:
+    """Mark the tests of each group (before pytest-xdist reads the marks), then make sure their
+    ids carry the group (after it wrote them)."""
+    for item in items:
+        for fixture, marker in MARKED_BY_FIXTURE.items():
+            if fixture in getattr(item, "fixturenames", ()) and item.get_closest_marker(marker) is None:
+                item.add_marker(marker)
+        for name in GROUPED:
+            if item.get_closest_marker(name) is not None:
+                item.add_marker(pytest.mark.xdist_group(name))
+                break
+    yield
+    _suffix_groups(config, items)
+
+
+def _suffix_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """A worker of ``--dist loadgroup`` reports ``nodeid@group`` so that the controller sends a
+    group's tests to one worker. pytest-xdist (3.8) writes that suffix to ``item._nodeid``, which
+    pytest 9.2 no longer reads (the id is ``item._id``, a NodeId): write it there too."""
+    if not config.getoption("loadgroup", default=False):  # False without pytest-xdist
+        return
+    for item in items:
+        mark = item.get_closest_marker("xdist_group")
+        if mark is None or "@" in item.nodeid.rpartition("]")[2]:
+            continue
+        from _pytest.nodeid import NodeId  # pytest >= 9.2, the only versions that need this
+
+        item._id = NodeId.parse(f"{item.nodeid}@{mark.args[0]}")  # type: ignore[attr-defined]
+
+
+# -- Spark: one local session per worker ------------------------------------------------------
+
+
+def _why_no_spark() -> str | None:
+    if shutil.which("java") is None:
+        return "no java on PATH: Spark needs a Java runtime (17 or later for pyspark 4)"
+    try:
+        import pyarrow  # noqa: F401
+        import pyspark  # noqa: F401
+    except ImportError as error:
+        return f"the spark extra is not installed ({error.name} missing): pip install 'robotrules[spark]'"
+    return None
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    """A local[2] session whose workers run this interpreter (robotrules.spark.session); the
+    Spark engine, in process (the command line too), takes this running session."""
+    reason = _why_no_spark()
+    if reason:
+        unavailable(reason)
+    from robotrules import spark as rs
+
+    warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+    session = rs.session("local[2]", shuffle_partitions=4)
+    yield session
+    session.stop()
+
+
+# -- Chromium: one headless browser per module -----------------------------------------------
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's headless Chromium driven by Playwright (never downloads one), for the tests of one
+    module. Not longer: Playwright's synchronous API keeps an asyncio loop running in this thread
+    while it is open, and ``asyncio.run`` and ``anyio.run`` refuse to start beside it."""
+    if not os.path.exists(CHROMIUM):
+        unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium); these tests never download a browser")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("playwright is not installed (pip install playwright; no browser download is needed)")
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, timeout=30_000)
+        try:
+            yield launched
+        finally:
+            launched.close()

@@ -4,23 +4,31 @@
 ``check(url, agent)`` for the verdict with its deciding line. ``robots_url(url)`` names the
 robots.txt that governs a URL. :class:`RobotsClient` and :class:`AsyncRobotsClient` fetch and
 cache robots.txt files as Google does (in a :class:`MemoryStore`, :class:`SQLiteStore` or
-:class:`RedisStore`) and answer for any URL. Requirement ids in docstrings (F5, R6, ...) are defined in ``docs/requirements.md``.
+:class:`RedisStore`; through a :class:`Fetcher` and an :class:`AddressPolicy` of your own if you
+like) and answer for any URL. Requirement ids in docstrings (F5, R6, ...) are defined in
+``docs/requirements.md``.
+
+This is the public face: :data:`__all__` is the contract. The other faces are
+:mod:`robotrules.answers`, :mod:`robotrules.client`, :mod:`robotrules.fetch`,
+:mod:`robotrules.core.policy`, :mod:`robotrules.batch`, :mod:`robotrules.spark`,
+:mod:`robotrules.service`, :mod:`robotrules.compat` and :mod:`robotrules.errors`; modules
+whose names start with an underscore are private.
 """
 
+from typing import Any as _Any
+
 from robotrules._version import __version__ as __version__
+from robotrules.answers import CheckResult, RobotsState
 from robotrules.cache import MemoryStore, RedisStore, SQLiteStore, Store
-from robotrules.client import AsyncRobotsClient, CheckResult, RobotsClient, RobotsState
-from robotrules.core import COMPILED
+from robotrules.client import AsyncRobotsClient, RobotsClient
 from robotrules.core.agents import user_agent_token
 from robotrules.core.extensions import ContentUsage, RequestRate
-from robotrules.core.lexer import SIZE_LIMIT
 from robotrules.core.lint import CODES, Diagnostic, lint
 from robotrules.core.model import Extension, Group
 from robotrules.core.modes import MODES
-from robotrules.core.policy import Entry, Policy
-from robotrules.core.robotstxt import AgentRules, Decision, RobotsTxt, parse
+from robotrules.core.policy import Policy
+from robotrules.core.robotstxt import Decision, RobotsTxt, parse
 from robotrules.core.rules import Rule
-from robotrules.core.urls import Scope, is_robots_url, path_params_query
 from robotrules.errors import (
     BlockedAddress,
     InvalidURL,
@@ -30,22 +38,22 @@ from robotrules.errors import (
     StoreError,
     UnsupportedScheme,
 )
+from robotrules.fetch import AddressPolicy, AsyncFetcher, Fetcher
 from robotrules.hosts import robots_scope, robots_url, same_scope
 
 __all__ = [
     "CODES",
-    "COMPILED",
     "MODES",
-    "SIZE_LIMIT",
-    "AgentRules",
+    "AddressPolicy",
+    "AsyncFetcher",
     "AsyncRobotsClient",
     "BlockedAddress",
     "CheckResult",
     "ContentUsage",
     "Decision",
     "Diagnostic",
-    "Entry",
     "Extension",
+    "Fetcher",
     "Group",
     "InvalidURL",
     "MemoryStore",
@@ -60,16 +68,36 @@ __all__ = [
     "RobotsTxt",
     "Rule",
     "SQLiteStore",
-    "Scope",
     "Store",
     "StoreError",
     "UnsupportedScheme",
-    "is_robots_url",
     "lint",
     "parse",
-    "path_params_query",
     "robots_scope",
     "robots_url",
     "same_scope",
     "user_agent_token",
 ]
+
+_MOVED = {
+    "COMPILED": "robotrules.core",
+    "SIZE_LIMIT": "robotrules.core.policy",
+    "AgentRules": "robotrules.core.robotstxt",
+    "Entry": "robotrules.core.policy",
+    "Scope": "robotrules.core.urls",
+    "is_robots_url": "robotrules.core.urls",
+    "path_params_query": "robotrules.core.urls",
+}
+"""Names this face exported before 0.3 that belong to a part below it: still importable from here,
+with a DeprecationWarning naming their home."""
+
+
+def __getattr__(name: str) -> _Any:
+    home = _MOVED.get(name)
+    if home is None:
+        raise AttributeError(f"module 'robotrules' has no attribute {name!r}")
+    import importlib
+    import warnings
+
+    warnings.warn(f"robotrules.{name} is deprecated here: import it from {home}", DeprecationWarning, stacklevel=2)
+    return getattr(importlib.import_module(home), name)

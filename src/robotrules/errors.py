@@ -21,10 +21,7 @@ raises on any body (DESIGN 10).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
-
-if TYPE_CHECKING:  # the client imports this module
-    from robotrules.client import CheckResult
+from typing import Any, Protocol, TypeVar
 
 __all__ = [
     "BlockedAddress",
@@ -96,6 +93,28 @@ class DamagedArchive(RobotsError, ValueError):
         return type(self), (self.path, self.offset, self.detail)
 
 
+class _Governed(Protocol):
+    @property
+    def robots_url(self) -> str: ...
+    @property
+    def reason(self) -> str: ...
+
+
+class Checked(Protocol):
+    """What a refusal reads of a client's answer (:class:`robotrules.answers.CheckResult` has it):
+    the token matched, the deciding line and its text, the robots.txt and its state's reason.
+    A protocol, so that this module imports nothing of robotrules."""
+
+    @property
+    def agent(self) -> str: ...
+    @property
+    def line(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def state(self) -> _Governed: ...
+
+
 class RobotsDisallowed(RobotsError):
     """A request refused because the robots.txt that governs its URL disallows it for the agent.
 
@@ -128,8 +147,9 @@ class RobotsDisallowed(RobotsError):
         super().__init__(message)
 
     @classmethod
-    def from_check(cls: type[_Refusal], result: CheckResult, url: str, agent: str, **extra: Any) -> _Refusal:
-        """The refusal of ``url`` for ``agent`` that ``result`` (a disallowing client check) decided.
+    def from_check(cls: type[_Refusal], result: Checked, url: str, agent: str, **extra: Any) -> _Refusal:
+        """The refusal of ``url`` for ``agent`` that ``result`` (a disallowing client check,
+        :class:`robotrules.answers.CheckResult`) decided.
 
         ``extra`` goes to the constructor of ``cls`` (a guard's subclass takes the request).
         """

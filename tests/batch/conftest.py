@@ -1,18 +1,28 @@
-"""Fixtures of the batch tests: robots.txt answers served live on 127.0.0.1 AND written as WARC captures.
+"""Fixtures of the batch and audit tests: robots.txt answers served live on 127.0.0.1 AND written
+as WARC captures, and audit reports opened in Chromium.
 
 :func:`world` starts one scriptable HTTP server per scenario (a site), routes each scripted
 answer on it, and writes the very same answers (status, headers, body) as ``response`` records
 of a real WARC file with warcio's ``WARCWriter``; failed captures (nothing listening) become
 ``metadata`` records with an ``error`` field. So every row the batch path decides from the
 archive can be compared with :meth:`robotrules.RobotsClient.check` asking the live site.
+
+The audit tests' sites are :data:`SITES`: :func:`write_answers_warc` writes one gzipped WARC of
+answers (for each URL a ``response`` record, or, for an answer given as a string, a
+``metadata`` record saying the fetch failed with that error, as crawl archives record a
+robots.txt that could not be fetched), and ``warc`` is that WARC of every site.
+``opened(report)`` opens a report file in the suite's headless Chromium (``browser``: Debian's,
+never downloaded) and records every request, error and dialog.
 """
 
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -133,3 +143,92 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
     finally:
         for server in servers:
             server.stop()
+
+
+# -- the audit tests' sites ----------------------------------------------------------------------
+
+SITES: dict[str, dict[str, tuple[int, dict[str, str], bytes] | str]] = {
+    # name -> path -> answer; every site is served at the same paths live and captured in the WARC
+    "rules": {"/robots.txt": (200, {"content-type": "text/plain"},
+                              (b"User-agent: GPTBot\nDisallow: /\n\nUser-agent: CCBot\nDisallow: /\nAllow: /public/\n\n"
+                              b"User-agent: *\nDisallow: /private/\nCrawl-delay: 2\n"
+                              b"Content-Signal: search=yes, ai-train=no\n\nSitemap: https://rules.test/sitemap.xml\n"))},
+    "chain": {"/robots.txt": (301, {"location": "/step1"}, b""),
+              "/step1": (302, {"location": "/step2"}, b""),
+              "/step2": (200, {"content-type": "text/plain"}, b"User-agent: *\nDisallow: /\n")},
+    "missing": {"/robots.txt": (404, {"content-type": "text/html"}, b"<h1>Not found</h1>")},
+    "down": {"/robots.txt": (503, {"content-type": "text/html"}, b"<h1>Busy</h1>")},
+    "html": {"/robots.txt": (200, {"content-type": "text/html"},
+                             b"<html><body><p>Disallow: nothing here</p><a href='/'>home</a></body></html>")},
+    "open": {"/robots.txt": (200, {}, b"User-agent: *\nAllow: /\nDisallow:\n")},
+}
+"""Sites with a robots.txt answered by a 200 with rules, a chain of two redirects, a 404, a 503, an
+HTML page and a file that allows everything."""
+
+
+def write_answers_warc(path: Path, answers: Mapping[str, tuple[int, Mapping[str, str], bytes] | str]) -> Path:
+    """A gzipped WARC of ``answers`` (URL -> (status, headers, body), or an error string)."""
+    from warcio.statusandheaders import StatusAndHeaders  # type: ignore[import-untyped]
+    from warcio.warcwriter import WARCWriter  # type: ignore[import-untyped]
+
+    with open(path, "wb") as handle:
+        writer = WARCWriter(handle, gzip=True)
+        for url, answer in answers.items():
+            if isinstance(answer, str):
+                payload = f"error: {answer}\n".encode()
+                record = writer.create_warc_record(url, "metadata", payload=io.BytesIO(payload),
+                                                   warc_content_type="application/warc-fields")
+            else:
+                status, headers, body = answer
+                http = StatusAndHeaders(f"{status} {REASONS.get(status, 'Status')}",
+                                        [*headers.items(), ("Content-Length", str(len(body)))], protocol="HTTP/1.1")
+                record = writer.create_warc_record(url, "response", payload=io.BytesIO(body), http_headers=http)
+            writer.write_record(record)
+    return path
+
+
+@pytest.fixture
+def warc(tmp_path: Path) -> Path:
+    """A WARC of :data:`SITES` at ``http://<name>.test``, plus a robots.txt whose fetch failed
+    (a DNS error) and a redirect to a target the archive does not hold."""
+    answers: dict[str, tuple[int, Mapping[str, str], bytes] | str] = {}
+    for name, paths in SITES.items():
+        for path, answer in paths.items():
+            answers[f"http://{name}.test{path}"] = answer
+    answers["http://nodns.test/robots.txt"] = "DNS lookup failed"
+    answers["http://away.test/robots.txt"] = (301, {"location": "http://elsewhere.test/robots.txt"}, b"")
+    return write_answers_warc(tmp_path / "captures.warc.gz", answers)
+
+
+@dataclass
+class Opened:
+    """A report open in Chromium: its ``page``, and what happened while it was open."""
+
+    page: Any
+    requests: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    dialogs: list[str] = field(default_factory=list)
+
+
+@pytest.fixture
+def opened(browser: Any) -> Callable[[Path], AbstractContextManager[Opened]]:
+    """``with opened(report) as seen``: ``report`` opened from its file in the suite's headless
+    Chromium (1200 x 900, a fresh context), its ``details`` closed as written."""
+
+    @contextmanager
+    def open_report(report: Path) -> Iterator[Opened]:
+        context = browser.new_context(viewport={"width": 1200, "height": 900}, service_workers="block")
+        try:
+            context.set_default_timeout(10_000)
+            seen = Opened(context.new_page())
+            context.on("request", lambda request: seen.requests.append(request.url))
+            seen.page.on("pageerror", lambda error: seen.errors.append(str(error)))
+            seen.page.on("console",
+                         lambda message: seen.errors.append(message.text) if message.type == "error" else None)
+            seen.page.on("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
+            seen.page.goto(report.as_uri())
+            yield seen
+        finally:
+            context.close()
+
+    return open_report

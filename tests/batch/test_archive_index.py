@@ -20,9 +20,10 @@ import pytest
 
 from robotrules import batch
 from robotrules.batch import Archive, Capture
+from robotrules.batch.archives import archive_of
 from robotrules.batch.captures import MemoryCaptures
 from robotrules.batch.index import SQLiteCaptures
-from robotrules.batch.sources import SourceError, archive_of
+from robotrules.batch.sources import SourceError
 from tests.batch.conftest import AGENTS, World
 from tests.cli.conftest import Run, assert_clean_error
 

@@ -1,10 +1,11 @@
-"""``robotrules batch`` through the installed console script: outputs, summary, exit codes, and
-bad input as one-line errors."""
+"""``robotrules batch`` as a person runs it (in process: ``tests/cli/harness.py``): outputs, summary,
+exit codes, and bad input as one-line errors."""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -101,19 +102,17 @@ def test_bad_input_is_one_line_and_exit_2(robotrules: Run, world: World, tmp_pat
     assert not (tmp_path / "o.csv").exists() or (words == "no URLs to decide" and not (tmp_path / "o.csv").exists())
 
 
-def test_the_spark_engine_writes_the_same_rows_as_the_local_engine(robotrules: Run, world: World,
+@pytest.mark.jvm
+def test_the_spark_engine_writes_the_same_rows_as_the_local_engine(robotrules: Run, world: World, spark: Any,
                                                                    tmp_path: Path) -> None:
-    """``--engine spark`` works from the console script as installed (pyspark in local mode)."""
-    import shutil
-
-    pytest.importorskip("pyspark", reason="pyspark (robotrules[spark]) is not installed")
-    if shutil.which("java") is None:
-        pytest.skip("no Java on this machine: Spark cannot run")
+    """``--engine spark`` works from the command line (pyspark in local mode, on the running session)."""
     urls = urls_file(tmp_path, world, ["ok", "chain", "down", "big"], ("/", "/tmp/a", "/late", "/chained"))
     common = ("--urls", str(urls), "-a", "FooBot", "-a", "*", "--robots", str(world.warc))
     local = robotrules("batch", *common, "--output", "local.csv")
-    spark = robotrules("batch", *common, "--output", "spark.csv", "--engine", "spark", timeout=300)
-    assert spark.returncode == local.returncode == 1, spark.stderr[-2000:]
+    # An absolute output path: the running session's JVM resolves relative paths against its own
+    # working directory, not this run's (a subprocess started its JVM in tmp_path).
+    on_spark = robotrules("batch", *common, "--output", str(tmp_path / "spark.csv"), "--engine", "spark", timeout=300)
+    assert on_spark.returncode == local.returncode == 1, on_spark.stderr[-2000:]
     read = [pandas.read_csv(tmp_path / name, keep_default_na=False, dtype=str) for name in ("local.csv", "spark.csv")]
     rows = [sorted(map(tuple, frame.itertuples(index=False))) for frame in read]
     assert rows[0] == rows[1]

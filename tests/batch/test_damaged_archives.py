@@ -4,7 +4,7 @@ A .warc.gz cut in half used to give "no capture" for the sites it lost, with exi
 first damaged record stops the job with one line naming the file and the byte where the damage
 starts (exit 2), or, with ``--skip-bad-records`` (``skip_bad_records=True``), the damaged records
 are skipped, the rest is read, and they are counted in the summary. Real WARC files, written
-with warcio or byte by byte, then cut or corrupted; the real console script for messages.
+with warcio or byte by byte, then cut or corrupted; the command line for messages.
 """
 
 from __future__ import annotations

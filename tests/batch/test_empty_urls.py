@@ -1,7 +1,7 @@
 """Empty or null ``url`` cells keep their rows, decided "invalid URL" (issue #16-L2).
 
 Dropping them made the output's rows stop lining up with the input's. Every input format is read
-by the real console script or the library, and the rows are compared position by position.
+by the command line or the library, and the rows are compared position by position.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ def test_client_bench_quick_writes_every_stores_figures(tmp_path, capsys):
     if not (corpus / "robotfiles").is_dir():
         pytest.skip(f"corpus absent: {corpus}")
     assert cb.main(["--quick", "--quiet", "--out", str(tmp_path)]) == 0
-    build = "compiled" if cb.robotrules.COMPILED else "pure"
+    build = "compiled" if cb.robotrules.core.COMPILED else "pure"
     report = json.loads((tmp_path / f"client-{build}.json").read_text())
     assert (tmp_path / f"client-{build}.md").read_text().startswith("### robotrules fetch-and-cache client benchmark")
     assert set(report["stores"]) == {"memory", "sqlite", "redis"}

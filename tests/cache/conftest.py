@@ -1,7 +1,8 @@
 """Fixtures for the store tests: a fresh store of each kind, and a Redis server on 127.0.0.1.
 
 Redis: the server on 127.0.0.1:6379 when it answers; otherwise a throw-away ``redis-server`` on a
-free port for the session (no persistence); otherwise the Redis tests skip, saying why. Every
+free port for the session (no persistence); otherwise the Redis tests skip, saying why (and fail
+in CI, where ``.ci/run`` starts a server: :func:`tests.needs.unavailable`). Every
 test gets its own key prefix and its keys are deleted afterwards, so a shared server is safe.
 
 Fault tests never touch that shared server: ``private_redis`` starts a ``redis-server`` of the
@@ -13,7 +14,6 @@ behind the store's back, as another program or a damaged disk would.
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import signal
 import socket
@@ -31,6 +31,8 @@ import pytest
 from robotrules.cache import MemoryStore, RedisStore, SQLiteStore
 from robotrules.cache.base import Store
 from robotrules.core.policy import Entry
+from tests.needs import unavailable
+from tests.servers.privileges import Unavailable, file_permissions_apply
 
 DEFAULT_REDIS = ("127.0.0.1", 6379)
 
@@ -60,17 +62,24 @@ def _redis_answers(url: str, wait: float = 0.0) -> bool:
         time.sleep(0.05)
 
 
+def _need_redis_py() -> None:
+    try:
+        import redis  # noqa: F401
+    except ImportError:
+        unavailable("redis-py is not installed (the robotrules[redis] extra)")
+
+
 @pytest.fixture(scope="session")
 def redis_url() -> Iterator[str]:
     """The URL of a Redis server on 127.0.0.1, started for the session if none is running."""
-    pytest.importorskip("redis", reason="redis-py is not installed (the robotrules[redis] extra)")
+    _need_redis_py()
     url = "redis://{}:{}/0".format(*DEFAULT_REDIS)
     if _redis_answers(url):
         yield url
         return
     server = shutil.which("redis-server")
     if server is None:
-        pytest.skip("no Redis on 127.0.0.1:6379 and no redis-server on PATH to start one")
+        unavailable("no Redis on 127.0.0.1:6379 and no redis-server on PATH to start one")
     port = free_port()
     proc = subprocess.Popen(
         [server, "--save", "", "--appendonly", "no", "--port", str(port), "--bind", "127.0.0.1"],
@@ -80,7 +89,7 @@ def redis_url() -> Iterator[str]:
     url = f"redis://127.0.0.1:{port}/0"
     try:
         if not _redis_answers(url, wait=10.0):
-            pytest.skip(f"redis-server started on port {port} but did not answer")
+            unavailable(f"redis-server started on port {port} but did not answer")
         yield url
     finally:
         proc.terminate()
@@ -156,7 +165,7 @@ class PrivateRedis:
         )
         if not _redis_answers(self.url, wait=10.0):
             self.kill()
-            pytest.skip(f"redis-server on port {self.port} did not answer")
+            unavailable(f"redis-server on port {self.port} did not answer")
 
     def stop(self) -> None:
         """SIGSTOP: the server keeps its sockets open (the kernel still accepts) but answers nothing."""
@@ -181,10 +190,10 @@ class PrivateRedis:
 @pytest.fixture
 def private_redis() -> Iterator[PrivateRedis]:
     """A Redis server of this test alone; resumed and killed afterwards, whatever happened."""
-    pytest.importorskip("redis", reason="redis-py is not installed (the robotrules[redis] extra)")
+    _need_redis_py()
     server = shutil.which("redis-server")
     if server is None or not hasattr(signal, "SIGSTOP"):
-        pytest.skip("fault tests need redis-server on PATH and POSIX signals")
+        unavailable("fault tests need redis-server on PATH and POSIX signals")
     made = PrivateRedis(server)
     try:
         yield made
@@ -247,35 +256,18 @@ def raw_writer(store: Store, store_kind: str, request: pytest.FixtureRequest) ->
 def unprivileged_python(code: str, *args: str, timeout: float = 60) -> dict[str, Any]:
     """Run ``code`` in a child Python that file permissions apply to; its stdout's last line as JSON.
 
-    Tests run as root in CI containers, where ``chmod`` stops nothing (CAP_DAC_OVERRIDE). The
-    child then drops that capability (and DAC_READ_SEARCH, FOWNER) from its bounding set before
-    exec, so it is root without the power to ignore permissions, as an ordinary user is. Skips,
-    saying why, when that cannot be arranged (not Linux, prctl refused).
+    Tests run as root in CI containers, where ``chmod`` stops nothing (CAP_DAC_OVERRIDE); the
+    child then runs without that power (:func:`tests.servers.privileges.file_permissions_apply`),
+    as an ordinary user does. Skips (fails in CI), saying why, when that cannot be arranged.
     """
-    preexec: Callable[[], None] | None = None
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        if not sys.platform.startswith("linux"):
-            pytest.skip("running as root on a system where the test cannot drop CAP_DAC_OVERRIDE")
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        pr_capbset_drop = 24
-        probe = subprocess.run(  # can this process drop capabilities at all?
-            [sys.executable, "-c", "import ctypes; l = ctypes.CDLL(None); raise SystemExit(l.prctl(24, 1, 0, 0, 0))"],
-            check=False, timeout=timeout,
-        )
-        if probe.returncode != 0:
-            pytest.skip("running as root and prctl(PR_CAPBSET_DROP) is refused: file permissions cannot be tested")
-
-        def preexec_drop() -> None:
-            for cap in (1, 2, 3):  # CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH, CAP_FOWNER
-                libc.prctl(pr_capbset_drop, cap, 0, 0, 0)
-
-        preexec = preexec_drop
+    try:
+        preexec = file_permissions_apply()
+    except Unavailable as exc:
+        unavailable(str(exc))
     done = subprocess.run([sys.executable, "-c", code, *args], check=False, capture_output=True, text=True,
                           timeout=timeout, preexec_fn=preexec)
     assert done.returncode == 0, done.stderr
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     if "skip" in result:
-        pytest.skip(str(result["skip"]))
+        unavailable(str(result["skip"]))
     return result

@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 from robotrules.cache import RedisStore, SQLiteStore, Store, decode_entry, encode_entry
 from robotrules.core.policy import Entry
 from robotrules.errors import StoreError
+from tests.hypo import examples
 
 from ._workers import race_puts, racing_entries, sample_entry
 from .conftest import PrivateRedis
@@ -195,7 +196,7 @@ _entries = st.builds(
 )
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(entry=_entries)
 def test_any_entry_round_trips(store: Store, entry: Entry) -> None:
     """C1-C3: whatever valid entry the policy makes (hypothesis: any field values in range) comes

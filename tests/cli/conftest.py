@@ -1,11 +1,15 @@
-"""Fixtures of the command-line tests: the real console script, and real sites on 127.0.0.1.
+"""Fixtures of the command-line tests: the command run in process or as the console script, and
+real sites on 127.0.0.1.
 
-``robotrules(*args, stdin=..., env=...)`` runs the installed ``robotrules`` console script (the
-one next to the venv's python) in a subprocess, with a timeout, in ``tmp_path``, with
-``ROBOTRULES_CACHE`` pointing into ``tmp_path`` (never the user's cache) and colour settings
-cleared; it returns the :class:`subprocess.CompletedProcess` (text). ``site(handler)`` starts a
-scriptable HTTP server whose ``/robots.txt`` is answered by ``handler`` and returns it; every
-server stops when the test ends.
+``robotrules(*args, stdin=..., env=..., binary=False)`` runs the command line in this process
+(:func:`tests.cli.harness.in_process`: ``robotrules.cli.main`` with its own stdin, stdout,
+stderr, environment and working directory, everything put back afterwards), in ``tmp_path``,
+with ``ROBOTRULES_CACHE`` pointing into ``tmp_path`` (never the user's cache) and colour
+settings cleared; it returns a :class:`subprocess.CompletedProcess` (text) as a real run would.
+``console_script(...)`` and ``python_m(...)`` do the same with a real process (the installed
+``robotrules`` script, ``python -m robotrules``): for what only a process proves (the entry
+points, signals, pipes, terminals). ``site(handler)`` starts a scriptable HTTP server whose
+``/robots.txt`` is answered by ``handler`` and returns it; every server stops when the test ends.
 """
 
 from __future__ import annotations
@@ -20,9 +24,8 @@ from typing import Any
 
 import pytest
 
+from tests.cli.harness import SCRIPT, cli_environment, in_process, in_subprocess
 from tests.servers.http import Handler, HTTPServer, respond
-
-SCRIPT = os.path.join(os.path.dirname(sys.executable), "robotrules")
 
 ROBOTS = b"""\
 User-agent: FooBot
@@ -47,32 +50,33 @@ Run = Callable[..., "subprocess.CompletedProcess[str]"]
 
 def run_script(command: list[str], args: tuple[str, ...], cwd: Path, env: dict[str, str],
                stdin: str | bytes | None, timeout: float, binary: bool = False) -> subprocess.CompletedProcess[Any]:
-    """One run of the command line; stdin /dev/null unless given (never the test runner's).
-    Output is text (UTF-8, undecodable bytes replaced), or bytes with ``binary``."""
-    data = stdin.encode("utf-8") if isinstance(stdin, str) else stdin
-    done = subprocess.run([*command, *args], input=data, stdin=subprocess.DEVNULL if data is None else None,
-                          capture_output=True, cwd=cwd, env=env, timeout=timeout, check=False)
-    if binary:
-        return done
-    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode("utf-8", "replace"),
-                                       done.stderr.decode("utf-8", "replace"))
+    """One run of the command line as a real process (:func:`tests.cli.harness.in_subprocess`)."""
+    return in_subprocess(command, args, cwd=cwd, env=env, stdin=stdin, timeout=timeout, binary=binary)
 
 
 @pytest.fixture
 def cli_env(tmp_path: Path) -> dict[str, str]:
     """The environment of a run: the cache in tmp_path, no colour settings inherited."""
-    env = {k: v for k, v in os.environ.items() if k not in {"NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE"}}
-    env["ROBOTRULES_CACHE"] = str(tmp_path / "cache" / "robots.sqlite3")
-    env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
+    return cli_environment(tmp_path)
 
 
 @pytest.fixture
 def robotrules(tmp_path: Path, cli_env: dict[str, str]) -> Run:
-    """Run the installed console script: ``robotrules("check", url, stdin=..., env=..., binary=False)``."""
+    """Run the command line in process: ``robotrules("check", url, stdin=..., env=..., binary=False)``."""
+
+    def run(*args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None,
+            timeout: float = 20.0, binary: bool = False) -> subprocess.CompletedProcess[Any]:
+        return in_process(args, cwd=tmp_path, env={**cli_env, **(env or {})}, stdin=stdin, timeout=timeout,
+                          binary=binary)
+
+    return run
+
+
+@pytest.fixture
+def console_script(tmp_path: Path, cli_env: dict[str, str]) -> Run:
+    """Run the installed console script as a real process, the same way."""
     if not os.path.exists(SCRIPT):
-        pytest.skip(f"no robotrules console script next to {sys.executable}")
+        pytest.fail(f"no robotrules console script next to {sys.executable}: install the project (pip install -e .)")
 
     def run(*args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None,
             timeout: float = 20.0, binary: bool = False) -> subprocess.CompletedProcess[Any]:
@@ -83,7 +87,7 @@ def robotrules(tmp_path: Path, cli_env: dict[str, str]) -> Run:
 
 @pytest.fixture
 def python_m(tmp_path: Path, cli_env: dict[str, str]) -> Run:
-    """Run ``python -m robotrules`` the same way."""
+    """Run ``python -m robotrules`` as a real process, the same way."""
 
     def run(*args: str, stdin: str | bytes | None = None, env: dict[str, str] | None = None,
             timeout: float = 20.0) -> subprocess.CompletedProcess[str]:

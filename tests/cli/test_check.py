@@ -1,4 +1,4 @@
-"""``robotrules check``: live URLs decided through the cache, with why, through the console script."""
+"""``robotrules check``: live URLs decided through the cache, with why, as a person runs it."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import subprocess
 
 import pytest
 
+from tests.needs import unavailable
 from tests.servers.http import free_port, respond
 
 from .conftest import ROBOTS, SCRIPT, TRACEBACK, assert_clean_error, json_lines
@@ -216,7 +217,7 @@ def _redis_up() -> bool:
 def test_the_cache_can_be_shared_in_redis(robotrules, site):
     """C3: --redis keeps the fetched file in Redis: a second run reads it from there."""
     if not _redis_up():
-        pytest.skip("no Redis server answers on 127.0.0.1:6379")
+        unavailable("no Redis server answers on 127.0.0.1:6379")
     pytest.importorskip("redis")
     server = site()
     url = server.url(f"/redis-{os.getpid()}")

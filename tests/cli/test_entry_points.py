@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.metadata
-import os
 import signal
 import subprocess
 import sys
@@ -108,9 +107,9 @@ def test_ctrl_c_ends_with_one_line_and_130(tmp_path, cli_env, site):
     assert err.strip().splitlines()[-1] == "robotrules: interrupted"
 
 
-def test_the_console_script_is_the_installed_one():
-    """The tests run the script next to this interpreter, which runs this source tree."""
-    if not os.path.exists(SCRIPT):
-        pytest.skip("no console script")
-    done = subprocess.run([SCRIPT, "--version"], capture_output=True, text=True, timeout=20, check=False)
+def test_the_console_script_is_the_installed_one(console_script):
+    """The console script next to this interpreter (which the process tests run) is installed and
+    runs this source tree: the entry point is ``robotrules.cli:main``, its code the exit status."""
+    done = console_script("--version")
     assert done.returncode == 0 and __version__ in done.stdout
+    assert console_script("frobnicate").returncode == 2

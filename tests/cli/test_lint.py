@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
+import subprocess
 
-import pytest
-
+from tests.needs import unavailable
 from tests.servers.http import respond
+from tests.servers.privileges import Unavailable, file_permissions_apply
 
-from .conftest import REQUIREMENT_ID, assert_clean_error
+from .conftest import REQUIREMENT_ID, SCRIPT, assert_clean_error
 
 BAD = b"user-agent: *\nthis is not a rule\n  disalow: /x\ndisallow: private\n"
 
@@ -81,13 +81,22 @@ def test_a_missing_file_and_a_directory_are_input_errors(robotrules, tmp_path):
     assert "Is a directory" in assert_clean_error(robotrules("lint", str(tmp_path)))
 
 
-def test_an_unreadable_file_is_an_input_error(robotrules, tmp_path):
-    if os.geteuid() == 0:
-        pytest.skip("root reads any file: no permission error to provoke")
+def test_an_unreadable_file_is_an_input_error(robotrules, tmp_path, cli_env):
+    """A file the user may not read is one input error line. Root reads any file, so as root the
+    command runs as a process without that power (:mod:`tests.servers.privileges`)."""
     secret = tmp_path / "robots.txt"
     secret.write_bytes(b"user-agent: *\n")
     secret.chmod(0)
-    assert "Permission denied" in assert_clean_error(robotrules("lint", "robots.txt"))
+    try:
+        drop = file_permissions_apply()
+    except Unavailable as exc:
+        unavailable(str(exc))
+    if drop is None:  # an ordinary user: the permission applies in this process
+        done = robotrules("lint", "robots.txt")
+    else:
+        done = subprocess.run([SCRIPT, "lint", "robots.txt"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                              cwd=tmp_path, env=cli_env, timeout=20, check=False, preexec_fn=drop)
+    assert "Permission denied" in assert_clean_error(done)
 
 
 def test_a_live_robots_txt_is_linted(robotrules, site):

@@ -13,9 +13,9 @@ import re
 import pytest
 
 from robotrules import MemoryStore, parse
+from robotrules.answers import check_offline, from_result
 from robotrules.cache.base import decode_entry, encode_entry
 from robotrules.core.policy import Entry, merge
-from robotrules.verdicts import check_offline, from_result
 from tests.servers.http import redirect, respond
 
 FOOBOT = b"User-agent: FooBot\nDisAllow: /Private  # keep out\n\nUser-agent: *\nAllow: /\n"

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from robotrules import InvalidURL, Policy, RobotsClient
+from tests.hypo import examples
 
 
 class LoopbackOnly(httpx.HTTPTransport):
@@ -39,7 +40,7 @@ def client():
 texts = st.text(st.characters(codec="utf-8"), max_size=40)
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(url=st.one_of(texts, texts.map(lambda t: "http://" + t), texts.map(lambda t: "https://[" + t)), agent=texts)
 def test_any_url_and_agent_is_an_answer_or_an_invalid_url(client, url, agent):
     """S1-S5: a bool, or InvalidURL (a ValueError) for strings no robots.txt governs."""
@@ -48,7 +49,7 @@ def test_any_url_and_agent_is_an_answer_or_an_invalid_url(client, url, agent):
         assert client.allowed(url, agent) in (True, False)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(path=texts, agent=texts)
 def test_any_path_on_a_live_site_is_decided_like_the_parsed_file(client, path, agent):
     """The client's answer equals the parser's for the same body (one matcher, DESIGN 4)."""

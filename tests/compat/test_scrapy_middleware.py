@@ -30,6 +30,7 @@ from tests.compat.scrapy_site import (
     run_crawls,
     serve_site,
 )
+from tests.needs import unavailable
 from tests.servers.http import HTTPServer, delayed, reset, respond
 
 scrapy = pytest.importorskip("scrapy", reason="the Scrapy integration needs scrapy (the scrapy extra)")
@@ -192,7 +193,7 @@ def _redis_url() -> str:
     try:
         socket.create_connection(("127.0.0.1", 6379), timeout=0.5).close()
     except OSError:
-        pytest.skip("no Redis server on 127.0.0.1:6379 to share the cache through")
+        unavailable("no Redis server on 127.0.0.1:6379 to share the cache through")
     pytest.importorskip("redis", reason="RedisStore needs redis-py (the redis extra)")
     return url
 

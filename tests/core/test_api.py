@@ -13,13 +13,12 @@ import robotrules
 CORE = Path(robotrules.__file__).parent / "core"
 
 EXPECTED_ALL = [
-    "CODES", "COMPILED", "MODES", "SIZE_LIMIT",
-    "AgentRules", "AsyncRobotsClient", "BlockedAddress", "CheckResult", "ContentUsage", "Decision", "Diagnostic", "Entry",
-    "Extension", "Group", "InvalidURL", "MemoryStore", "MissingExtra", "Policy", "RedisStore", "RequestRate",
-    "RobotsClient", "RobotsDisallowed", "RobotsError", "RobotsState", "RobotsTxt", "Rule", "SQLiteStore", "Scope", "Store",
-    "StoreError", "UnsupportedScheme",
-    "is_robots_url", "lint", "parse", "path_params_query", "robots_scope", "robots_url", "same_scope",
-    "user_agent_token",
+    "CODES", "MODES",
+    "AddressPolicy", "AsyncFetcher", "AsyncRobotsClient", "BlockedAddress", "CheckResult", "ContentUsage", "Decision",
+    "Diagnostic", "Extension", "Fetcher", "Group", "InvalidURL", "MemoryStore", "MissingExtra", "Policy", "RedisStore",
+    "RequestRate", "RobotsClient", "RobotsDisallowed", "RobotsError", "RobotsState", "RobotsTxt", "Rule", "SQLiteStore",
+    "Store", "StoreError", "UnsupportedScheme",
+    "lint", "parse", "robots_scope", "robots_url", "same_scope", "user_agent_token",
 ]
 """Constants, then classes, then functions, each sorted (ruff's RUF022 keeps the source in this order)."""
 
@@ -34,6 +33,32 @@ def test_public_names_are_pinned_and_sorted():
         assert names == sorted(names)
     for name in robotrules.__all__:
         assert hasattr(robotrules, name), name
+
+
+MOVED = {"COMPILED": "robotrules.core", "SIZE_LIMIT": "robotrules.core.policy", "AgentRules": "robotrules.core.robotstxt",
+         "Entry": "robotrules.core.policy", "Scope": "robotrules.core.urls", "is_robots_url": "robotrules.core.urls",
+         "path_params_query": "robotrules.core.urls"}
+
+
+@pytest.mark.parametrize(("name", "home"), sorted(MOVED.items()))
+def test_names_moved_off_the_face_still_import_with_a_deprecation_warning(name, home):
+    """Issue #17: the face was trimmed to the contract; a name users may import today still works,
+    warning where it lives now, and is the very object of its home."""
+    import importlib
+
+    with pytest.warns(DeprecationWarning, match=home.replace(".", r"\.")):
+        value = getattr(robotrules, name)
+    assert value is getattr(importlib.import_module(home), name)
+    assert name not in robotrules.__all__
+
+
+def test_the_deprecated_verdicts_module_points_to_answers():
+    """Issue #17: robotrules.verdicts moved to robotrules.answers; its names still import, warning."""
+    import robotrules.answers
+    import robotrules.verdicts
+
+    with pytest.warns(DeprecationWarning, match="robotrules.answers"):
+        assert robotrules.verdicts.Verdict is robotrules.answers.Verdict
 
 
 FORBIDDEN = {"socket", "ssl", "http", "ftplib", "sqlite3", "time", "datetime", "asyncio", "threading",

@@ -16,6 +16,7 @@ from robotrules.core.model import build_model
 from robotrules.core.modes import MODES
 from robotrules.core.pattern import google_escape, rfc_normalise_pattern
 from robotrules.core.rules import ALLOW_BIT, rank
+from tests.hypo import examples
 
 KEYS = ["user-agent", "User-agent", "USER-AGENT", "Disallow", "disallow", "Allow", "ALLOW", "Sitemap",
         "useragent", "dissallow", "crawl-delay", "Disallow ", " Allow", "foo", ""]
@@ -41,7 +42,7 @@ def _shape(model):
 
 
 @pytest.mark.parametrize("mode_name", sorted(MODES))
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body_lines=st.lists(lines(), max_size=12), newline=st.sampled_from(["\n", "\r\n", "\r"]))
 def test_fast_line_path_builds_the_same_model_as_the_tokenizer(mode_name, body_lines, newline, monkeypatch):
     """P1-P7: the builder's fast path for usual spellings equals lexer.tokenize_line on every line."""
@@ -52,7 +53,7 @@ def test_fast_line_path_builds_the_same_model_as_the_tokenizer(mode_name, body_l
 
 
 @pytest.mark.parametrize("mode_name", sorted(MODES))
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(body_lines=st.lists(lines(), max_size=12))
 def test_builder_packs_each_rule_rank_as_rules_rank_does(mode_name, body_lines):
     """R6: the builder packs a rule's rank inline (the hot path of parse); every rule line gets
@@ -78,7 +79,7 @@ HOSTS = st.sampled_from(["example.com", "ex.com:8080", "u:p@h", "h?q", "h;p", "h
 PATHS = st.sampled_from(["/", "/a/b", "/a?q=1", "/a;p", "/a#f", "/a\x00b", "", "?q", ";p", "#f", "/a://b", "/%7E"])
 
 
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=examples(2000), deadline=None)
 @given(scheme=URL_PARTS, sep=st.sampled_from(["://", ":/", ":", ""]), host=HOSTS, path=PATHS)
 def test_url_fast_path_equals_general_extraction(scheme, sep, host, path):
     """R3: path_params_query's shortcut for "scheme://host/path" agrees with the general rules."""
@@ -86,7 +87,7 @@ def test_url_fast_path_equals_general_extraction(scheme, sep, host, path):
     assert urls.path_params_query(url) == urls._general_path(url)
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(url=st.text(alphabet="ab/:?;#@\x00%\u00e9", max_size=20))
 def test_url_fast_path_equals_general_extraction_on_any_text(url):
     """R3: the same, on arbitrary strings made of the characters that matter."""
@@ -100,7 +101,7 @@ CHECK_URLS = st.sampled_from(["/", "/a", "/a*b", "/a$", "/%7e", "/%7E", "/\u00e9
 
 
 @pytest.mark.parametrize("mode_name", sorted(MODES))
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(body_lines=st.lists(lines(), max_size=12), url=CHECK_URLS, agents=st.lists(AGENT_NAMES, max_size=6))
 def test_verdicts_for_many_agents_equal_check_for_each_agent(mode_name, body_lines, url, agents):
     """G2, G4, R1, R6: RobotsTxt.verdicts (one path, agents sharing a group share a match) gives,
@@ -113,7 +114,7 @@ def test_verdicts_for_many_agents_equal_check_for_each_agent(mode_name, body_lin
 
 
 @pytest.mark.parametrize("mode_name", sorted(MODES))
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(body_lines=st.lists(lines(), max_size=12), urls=st.lists(CHECK_URLS, max_size=5),
        agents=st.lists(AGENT_NAMES, max_size=6))
 def test_rules_selected_once_for_agents_decide_every_url_as_check_does(mode_name, body_lines, urls, agents):

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 import robotrules
+from tests.needs import corpus_dir
 
 CASES = [
     (b"<!DOCTYPE html><html><body>hi</body></html>", "html-content", 0),
@@ -168,7 +168,7 @@ def test_versioned_or_decorated_crawler_name_stays_user_agent_extra(value):
 _REQUIREMENT_ID = re.compile(r"\b[SFCPGRNL]\d+\b")
 # Quoted text in a message is the file's own content (a path such as "/caf%C3%A9" may contain "C3").
 _QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
-_CORPUS = Path("/work/shared/corpus/robotfiles")
+_CORPUS = corpus_dir() / "robotfiles"
 
 
 def test_messages_cite_no_requirement_ids():
@@ -182,7 +182,7 @@ def test_messages_cite_no_requirement_ids():
                 assert not _REQUIREMENT_ID.search(_QUOTED.sub("", d.message)), str(d)
 
 
-@pytest.mark.skipif(not _CORPUS.is_dir(), reason="the shared corpus is not available")
+@pytest.mark.skipif(not _CORPUS.is_dir(), reason=f"the robots.txt corpus is not at {_CORPUS.parent} (ROBOTRULES_CORPUS)")
 def test_messages_over_the_corpus_cite_no_requirement_ids():
     """Issue #9: no message built for a real file (the summary and its details) cites an id."""
     files = sorted(_CORPUS.iterdir())

@@ -6,6 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import robotrules
+from tests.hypo import examples
 
 _PIECES = st.sampled_from(
     [b"user-agent", b"disallow", b"allow", b"sitemap", b"crawl-delay", b"dissallow", b"foo", b":", b" ", b"\t",
@@ -22,7 +23,7 @@ def _line_lengths(body: bytes) -> list[int]:
     return [len(line) for line in rest.split(b"\n")]
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(300), deadline=None, derandomize=True, database=None)
 @given(body=_BODIES, mode=st.sampled_from(["google", "rfc9309", "legacy1994"]))
 def test_columns_never_raise_and_point_inside_their_line(body, mode):
     """A finding's column is 0 or within its line (a character column is at most the byte column)."""

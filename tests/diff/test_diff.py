@@ -300,7 +300,7 @@ def test_a_500_kb_file_diffs():
     lines += [f"disallow: /section-{i}/page-{i * 7}.html" for i in range(10_000)]
     lines += ["user-agent: *", *(f"allow: /public-{i}/*.css$" for i in range(4_000))]
     old = ("\n".join(lines) + "\n").encode()
-    assert 450_000 < len(old) <= robotrules.SIZE_LIMIT
+    assert 450_000 < len(old) <= robotrules.core.policy.SIZE_LIMIT
     new = old.replace(b"disallow: /section-13/", b"allow: /section-13/").replace(b"allow: /public-7/", b"disallow: /public-7/")
     result = diff(old, new)
     assert len(result.agents) == 41

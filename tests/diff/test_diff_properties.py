@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 import robotrules
 from robotrules.diff import diff
+from tests.hypo import examples
 
 MODES = ("google", "rfc9309", "legacy1994")
 AGENTS = ("*", "foo", "bar", "Foo/1.0")
@@ -36,7 +37,7 @@ _paths = st.lists(st.text("ab/$", max_size=5).map(lambda p: "/" + p), max_size=6
 _bodies = st.one_of(robots_files(), st.binary(max_size=200))
 
 
-@settings(max_examples=200, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(200), deadline=None, derandomize=True, database=None)
 @given(body=_bodies, mode=st.sampled_from(MODES), paths=_paths)
 def test_a_file_never_differs_from_itself(body, mode, paths):
     """diff(a, a) reports nothing, whatever the content, agents and URLs."""
@@ -45,7 +46,7 @@ def test_a_file_never_differs_from_itself(body, mode, paths):
     assert not diff(body, body, mode=mode, urls=paths, agents=CHECKED_AGENTS).changed
 
 
-@settings(max_examples=300, deadline=None, derandomize=True, database=None)
+@settings(max_examples=examples(300), deadline=None, derandomize=True, database=None)
 @given(old=robots_files(), new=robots_files(), mode=st.sampled_from(MODES), paths=_paths)
 def test_reported_verdicts_are_exactly_the_flips(old, new, mode, paths):
     """For the caller's URLs, the verdict changes reported are exactly the URLs whose verdict

@@ -8,13 +8,12 @@ in tests/client/test_readme_client.py).
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import robotrules
+from tests.cli.harness import cli_environment, in_process
 
 from ._citations import DOCS, ROOT
 
@@ -56,13 +55,11 @@ def test_lint_codes_table_lists_exactly_the_linters_codes():
 
 
 @pytest.mark.parametrize("command", ["check", "test", "lint", "diff", "fetch", "robots-url", "serve", "demo"])
-def test_command_line_page_documents_every_option(command: str):
+def test_command_line_page_documents_every_option(command: str, tmp_path: Path):
     """docs/guides/cli.md has a section for each command and names each of its long options."""
     pytest.importorskip("click", reason="the command line is the cli extra")
-    script = Path(sys.executable).with_name("robotrules")
-    if not script.exists():
-        pytest.skip(f"no robotrules console script next to {sys.executable}")
-    done = subprocess.run([str(script), command, "--help"], capture_output=True, text=True, timeout=60, check=True)
+    done = in_process([command, "--help"], cwd=tmp_path, env=cli_environment(tmp_path), timeout=60)
+    assert done.returncode == 0, done.stderr
     options = set(re.findall(r"(?<![\w-])(--[a-z][a-z-]*)", done.stdout)) - {"--help"}
     page = (DOCS / "guides" / "cli.md").read_text(encoding="utf-8")
     assert f"## `robotrules {command}`" in page

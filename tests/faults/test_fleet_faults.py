@@ -43,8 +43,11 @@ from robotrules.core.urls import robots_url
 from robotrules.errors import StoreError
 from tests.client._stores import loopback_http
 from tests.faults._worker import body, expected, make_policy, open_store
+from tests.needs import unavailable
 
 from .conftest import HOSTS, SUMMARIES, Fleet, Sites
+
+pytestmark = pytest.mark.slow  # fleets of processes, each scenario seconds long
 
 TTL = 0.25  # the workers' robots.txt lifetime and retry interval (make_policy)
 BEFORE_FAULT = 1.0  # seconds of outage before the fault
@@ -310,7 +313,7 @@ def test_sqlite_file_made_read_only_during_the_outage(sqlite_cache, sites, fleet
 
     def permissions_apply(ready: list[dict[str, Any]]) -> None:
         if not all(r["permissions_apply"] for r in ready):
-            pytest.skip("running as root and CAP_DAC_OVERRIDE cannot be dropped: a 0444 file is not read-only here")
+            unavailable("running as root and CAP_DAC_OVERRIDE cannot be dropped: a 0444 file is not read-only here")
 
     fleet = fleet_factory(spec, sites.port, read_only_applies=True)
     outcome = run_scenario(fault, sites, fleet, on_ready=permissions_apply)

@@ -36,7 +36,7 @@ RUNNER = ["pytest>=8", "hypothesis>=6.100", "jwm.robotstxt>=1.0.8"]
 BUILD_TIMEOUT = 900
 PROBE = (
     "import importlib.metadata as m, json, robotrules, robotrules.core.matcher as c;"
-    "print(json.dumps({'compiled': robotrules.COMPILED, 'version': robotrules.__version__,"
+    "print(json.dumps({'compiled': robotrules.core.COMPILED, 'version': robotrules.__version__,"
     "'metadata': m.version('robotrules'), 'core': c.__file__}))"
 )
 
@@ -91,7 +91,9 @@ class Venv:
     def run_suites(self) -> str:
         """The suites, run by this environment's Python against its installed robotrules."""
         env = _user_env(ROBOTRULES_EXPECT_COMPILED="1", ROBOTRULES_CORPUS_STRIDE=os.environ.get("ROBOTRULES_CORPUS_STRIDE", "3"))
-        done = subprocess.run([str(self.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not packaging", *SUITES],
+        # "-o addopts=": not the project's "-n auto" (pytest-xdist is not in this environment)
+        done = subprocess.run([str(self.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
+                               "-m", "not packaging", *SUITES],
                               cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800, check=False)
         tail = done.stdout[-4000:] + done.stderr[-2000:]
         assert done.returncode == 0, tail  # tests/conftest.py fails the run when the core is not the compiled one

@@ -2,14 +2,14 @@
 
 The service is :func:`robotrules.service.create_app` (memory store, private addresses allowed so
 it can fetch robots.txt files from the scriptable server on 127.0.0.1), run by uvicorn in a
-background thread. The browser is ``/usr/bin/chromium`` launched by Playwright; no browser is
-ever downloaded. Each test gets a fresh browser context whose every request is recorded: the
-page may talk only to the service that serves it, and a JavaScript error fails the test.
+background thread. The browser is the suite's ``browser`` (``tests/conftest.py``):
+``/usr/bin/chromium`` launched by Playwright once for the module; no browser is ever downloaded.
+Each test gets a fresh browser context whose every request is recorded: the page may talk only
+to the service that serves it, and a JavaScript error fails the test.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -20,12 +20,6 @@ from tests.servers.http import HTTPServer
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync",
-]
 
 
 @pytest.fixture(scope="session")
@@ -39,23 +33,6 @@ def service_url() -> Iterator[str]:
         pytest.skip(f"the service needs the 'serve' extra (fastapi, uvicorn): {exc}")
     with serving(create_app(store=MemoryStore(), allow_private=True, fetch_timeout=5.0)) as url:
         yield url
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Browser]:
-    """Debian's headless Chromium (skips when it or Playwright is missing; never downloads one)."""
-    if not os.path.exists(CHROMIUM):
-        pytest.skip(f"no Chromium at {CHROMIUM} (apt-get install chromium); the page tests never download a browser")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.skip("playwright is not installed (pip install playwright; no browser download is needed)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, timeout=30_000)
-        try:
-            yield launched
-        finally:
-            launched.close()
 
 
 @pytest.fixture

@@ -16,6 +16,8 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import pytest
+
 import robotrules
 from robotrules.diff import diff
 from tests.page._tester import TesterPage
@@ -23,6 +25,8 @@ from tests.servers.http import HTTPServer, redirect, respond
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
+
+pytestmark = pytest.mark.browser
 
 TEXT = {"Content-Type": "text/plain; charset=utf-8"}
 

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotrules.core.policy import DAY, Entry, Fetch, Policy, age, begin, flips_at, fresh, standing
+from tests.hypo import examples
 
 URL = "https://example.com/robots.txt"
 T0 = 1_700_000_000.0
@@ -171,7 +172,7 @@ def test_the_standing_is_the_same_up_to_until_and_at_until_it_flips_or_the_entry
     assert not fresh(entry, first.until) or standing(entry, first.until, P).kind != first.kind
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(
     good_at=st.one_of(st.none(), st.floats(T0 - 10 * DAY, T0)),
     since=st.floats(T0 - 40 * DAY, T0),

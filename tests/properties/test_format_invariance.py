@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import robotrules
+from tests.hypo import examples
 
 from ._strategies import (
     LIMIT,
@@ -68,7 +69,7 @@ def _mixed_eols(lines, eols):
     return "".join(line + eol for line, eol in zip(lines, eols, strict=True))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(lines=st.lists(wild_line, max_size=14), data=st.data(), urls=queries_urls,
        mode=st.sampled_from(MODES), final=st.booleans())
 def test_cr_lf_and_crlf_line_endings_decide_alike(lines, data, urls, mode, final):
@@ -86,7 +87,7 @@ def test_cr_lf_and_crlf_line_endings_decide_alike(lines, data, urls, mode, final
 
 # --------------------------------------------------------------------------- P3
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(lines=st.lists(wild_line, max_size=14), urls=queries_urls, mode=st.sampled_from(MODES))
 def test_a_leading_bom_changes_nothing(lines, urls, mode):
     """P3: an optional UTF-8 BOM at the start is ignored (bytes and str bodies)."""
@@ -105,7 +106,7 @@ def test_a_leading_bom_changes_nothing(lines, urls, mode):
 comment_text = st.text(st.characters(exclude_characters="\r\n", exclude_categories=("Cs",)), max_size=12)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(gs=groups(), data=st.data(), urls=st.lists(safe_urls, min_size=1, max_size=6), mode=st.sampled_from(MODES))
 def test_comment_lines_and_trailing_comments_change_nothing(gs, data, urls, mode):
     """P4: comment-only lines (with optional leading whitespace) inserted anywhere, and
@@ -137,7 +138,7 @@ def _random_case(rnd: random.Random):
     return lambda name: "".join(c.upper() if rnd.random() < 0.5 else c.lower() for c in name)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(parts=st.lists(wild_line_parts(), max_size=14), rnd=st.randoms(use_true_random=False),
        urls=queries_urls, mode=st.sampled_from(MODES))
 def test_field_names_in_any_case_decide_alike(parts, rnd, urls, mode):
@@ -154,7 +155,7 @@ def test_field_names_in_any_case_decide_alike(parts, rnd, urls, mode):
 # --------------------------------------------------------------------------- G2 / G4
 
 @pytest.mark.parametrize("mode", WILDCARD_MODES)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(gs=groups(min_groups=2), perm=st.data(), urls=st.lists(safe_urls, min_size=1, max_size=6))
 def test_order_of_groups_is_irrelevant(mode, gs, perm, urls):
     """G2: permuting whole groups changes no decision (nor the kind and length of the deciding
@@ -169,7 +170,7 @@ def test_order_of_groups_is_irrelevant(mode, gs, perm, urls):
 
 
 @pytest.mark.parametrize("mode", WILDCARD_MODES)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(gs=groups(max_rules=6), data=st.data(), urls=st.lists(safe_urls, min_size=1, max_size=6))
 def test_splitting_a_group_into_two_for_the_same_agents_changes_nothing(mode, gs, data, urls):
     """G4: groups for the same agent merge, so splitting one group's rules into two groups
@@ -204,7 +205,7 @@ BOUNDARY_LINES = ("disallow: /aaaaaaaaaaaaaaaaaaaaaaaaaaaa", "user-agent: foo", 
                   "disallow: /\u00e9\u00e9\u00e9\u65e5\u65e5\U0001f600", "sitemap: http://example.com/s.xml")
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(head=st.lists(wild_line, max_size=8), boundary=st.sampled_from(BOUNDARY_LINES),
        cut=st.integers(0, 40), tail=st.one_of(robots_like_bytes, st.just(b"\nuser-agent: *\ndisallow: /\n")),
        as_str=st.booleans(), urls=queries_urls, agent=wild_agents, mode=st.sampled_from(MODES))

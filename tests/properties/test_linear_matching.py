@@ -20,11 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import robotrules
+from tests.hypo import examples
 
 from ._strategies import reference_match
 
 pytestmark = pytest.mark.skipif(
-    robotrules.COMPILED,
+    robotrules.core.COMPILED,
     reason="compiled core: a str subclass cannot observe the C-level string calls it counts; "
     "the same source is step-counted in the pure-Python build (editable install)",
 )
@@ -134,7 +135,7 @@ def assert_linear(pattern: str, path: str, meter: Meter) -> None:
     assert meter.work <= bound, f"work {meter.work} > {bound} for pattern {pattern[:60]!r}... path len {len(path)}"
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(pattern=st.text("ab/*$", max_size=40), path=st.text("ab/$", max_size=300))
 def test_matching_work_is_linear_and_the_answer_right(pattern, path):
     """DESIGN 7, R4: work <= 4*(N+P+1) for any pattern and path; the answer equals the
@@ -144,7 +145,7 @@ def test_matching_work_is_linear_and_the_answer_right(pattern, path):
     assert result == reference_match(pattern, path)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(unit=st.text("ab", min_size=1, max_size=3), reps=st.integers(1, 60), tail=st.sampled_from(("b", "c", "$", "b$", "")),
        fill=st.text("ab", min_size=1, max_size=3))
 def test_repeated_star_segments_stay_linear_on_long_paths(unit, reps, tail, fill):

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import robotrules
+from tests.hypo import examples
 
 AGENTS = ("*", "foo", "bar")
 MODES = ("google", "rfc9309", "legacy1994")
@@ -32,7 +33,7 @@ def _render(file_groups) -> bytes:
     return ("\n".join(lines) + "\n").encode()
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(file_groups=st.lists(groups, min_size=1, max_size=3), mode=st.sampled_from(MODES))
 def test_a_shadowed_rule_never_decides(file_groups, mode):
     """R6: every line reported "shadowed-rule" is never the deciding line of a check."""

@@ -13,6 +13,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import robotrules
+from tests.hypo import examples
 
 from ._strategies import (
     QUERY_AGENTS,
@@ -39,7 +40,7 @@ def _parse_groups(gs, mode):
 
 # --------------------------------------------------------------------------- R4
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(pattern=st.text(SAFE_PATH_CHARS + "*$", max_size=10).filter(lambda p: not p.endswith("$")),
        paths=st.lists(safe_paths, min_size=1, max_size=8))
 def test_trailing_star_changes_no_pattern_match(pattern, paths):
@@ -53,7 +54,7 @@ def test_trailing_star_changes_no_pattern_match(pattern, paths):
 
 
 @pytest.mark.parametrize("mode", WILDCARD_MODES)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(kind=st.sampled_from(("allow", "disallow")), pattern=undollared_patterns,
        urls=st.lists(safe_urls, min_size=1, max_size=6))
 def test_trailing_star_on_a_lone_rule_changes_no_decision(mode, kind, pattern, urls):
@@ -71,7 +72,7 @@ def _star_all(gs):
 
 
 @pytest.mark.parametrize("mode", WILDCARD_MODES)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(gs=groups(patterns=undollared_patterns), urls=st.lists(safe_urls, min_size=1, max_size=6))
 def test_trailing_star_on_every_rule_changes_no_decision(mode, gs, urls):
     """R4 + R6: appending '*' to every pattern keeps every match and every length order, so
@@ -112,7 +113,7 @@ non_ascii_patterns = st.builds(
 
 
 @pytest.mark.parametrize("mode", WILDCARD_MODES)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(kind=st.sampled_from(("allow", "disallow")), pattern=non_ascii_patterns,
        others=st.lists(st.tuples(st.sampled_from(("allow", "disallow")), safe_patterns), max_size=3),
        position=st.integers(0, 3), extra=st.lists(safe_urls, max_size=3))
@@ -149,7 +150,7 @@ def _instantiate(pattern: str, fill: str) -> str:
 
 
 @pytest.mark.parametrize("mode", WILDCARD_MODES)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(pattern=safe_patterns, others=st.lists(st.tuples(st.sampled_from(("allow", "disallow")), safe_patterns),
                                               max_size=5),
        order=st.permutations(range(2)), fills=st.lists(st.text("ab/.", max_size=3), min_size=1, max_size=3),
@@ -172,7 +173,7 @@ def test_allow_wins_a_tie_with_the_same_disallow_pattern(mode, pattern, others, 
 
 
 @pytest.mark.parametrize("mode", WILDCARD_MODES)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(gs=groups(), allow=safe_patterns, where=st.data(), urls=st.lists(safe_urls, min_size=1, max_size=6))
 def test_adding_an_allow_rule_never_disallows(mode, gs, allow, where, urls):
     """R6: adding an allow rule to a group (right after one of its rules) can only raise the
@@ -192,7 +193,7 @@ def test_adding_an_allow_rule_never_disallows(mode, gs, allow, where, urls):
 
 
 @pytest.mark.parametrize("mode", WILDCARD_MODES)
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(gs=groups(), paths=st.lists(safe_paths, min_size=1, max_size=5))
 def test_a_longer_matching_allow_beats_every_disallow(mode, gs, paths):
     """R6 (longest match): for a disallowed URL, an allow rule that matches it and is longer

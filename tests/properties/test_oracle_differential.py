@@ -13,6 +13,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 import robotrules
+from tests.hypo import examples
 
 from ._strategies import LIMIT, wild_agents, wild_body, wild_urls
 
@@ -35,7 +36,7 @@ def ours(body: bytes, agent, url: str) -> tuple[bool, int]:
     return d.allowed, d.line
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=examples(400), deadline=None)
 @given(body=wild_body(), queries=st.lists(st.tuples(wild_urls, wild_agents), min_size=1, max_size=6))
 @example(body=b"user-agent: *\nallow: /a\ndisallow: /a*\n", queries=[("/a", "foo")])  # trailing '*' lengthens (R4 vs R6)
 @example(body=b"user-agent: *\ndisallow:\n", queries=[("/x", "foo")])  # empty rule still reported as line 2

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from robotrules.core.policy import Entry, Failure, Fetch, Policy, Response, begin, standing
+from tests.hypo import examples
 
 URL = "http://example.com/robots.txt"
 T0 = 1_700_000_000.0
@@ -28,7 +29,7 @@ policies = st.builds(Policy, max_redirects=st.integers(0, 6), detect_misconfigur
                      all_4xx_alike=st.booleans())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(policy=policies, attempts=st.lists(st.tuples(st.floats(0, 5 * 86400), st.lists(answers, min_size=1, max_size=12)), max_size=8))
 def test_attempts_always_end_and_a_good_copy_survives_every_failure(policy, attempts):
     """F3: every attempt ends within max_redirects + 3 requests; C2: errors keep the last good copy."""

@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import robotrules
+from tests.hypo import examples
 
 from ._strategies import (
     MODES,
@@ -56,7 +57,7 @@ def _exercise(rt, url, agent, nlines: int | None = None) -> None:
         diag.severity, diag.code, diag.message  # noqa: B018  (attributes exist)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(body=st.one_of(st.binary(max_size=600), robots_like_bytes, wild_body()), mode=st.sampled_from(MODES))
 def test_parse_never_raises_on_arbitrary_bytes(body, mode):
     """P3: non-UTF-8 bytes may parse wrongly but never crash; P2: junk lines are ignored."""
@@ -64,7 +65,7 @@ def test_parse_never_raises_on_arbitrary_bytes(body, mode):
     _exercise(rt, "/", "foo", _lines_of(body))
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(body=st.text(st.one_of(st.sampled_from("\n\r:*$/#"), st.characters(exclude_categories=()),
                               st.characters(categories=("Cs",))), max_size=300),
        mode=st.sampled_from(MODES))
@@ -74,7 +75,7 @@ def test_parse_never_raises_on_arbitrary_text_including_lone_surrogates(body, mo
     _exercise(rt, "/", "foo", _lines_of(body.encode("utf-8", "surrogatepass")))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(body=st.one_of(wild_body(), robots_like_bytes), url=urls_any, agent=agents_any,
        mode=st.sampled_from(MODES))
 def test_check_and_allowed_never_raise_for_any_url_and_agent(body, url, agent, mode):
@@ -85,7 +86,7 @@ def test_check_and_allowed_never_raise_for_any_url_and_agent(body, url, agent, m
     _exercise(rt, url, agent, _lines_of(body))
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(body=wild_body(), urls=st.lists(wild_urls, min_size=1, max_size=4), agent=wild_agents,
        mode=st.sampled_from(MODES))
 def test_parsing_twice_gives_equal_decisions(body, urls, agent, mode):
@@ -98,7 +99,7 @@ def test_parsing_twice_gives_equal_decisions(body, urls, agent, mode):
     assert [(d.line, d.code) for d in a.diagnostics] == [(d.line, d.code) for d in b.diagnostics]
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(body=wild_body(), url=wild_urls, agent=wild_agents, mode=st.sampled_from(MODES))
 def test_same_input_gives_equal_decision_objects_across_parses(body, url, agent, mode):
     """Determinism (brief: "same input, same Decision"): Decisions from two parses of the
@@ -108,7 +109,7 @@ def test_same_input_gives_equal_decision_objects_across_parses(body, url, agent,
     assert a.check(url, agent) == b.check(url, agent)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(text=st.text(st.one_of(st.sampled_from("\n\r:*$/# abuserntdlow-"), any_text.filter(bool).map(lambda s: s[0])),
                     max_size=200),
        urls=st.lists(wild_urls, min_size=1, max_size=3), agent=wild_agents, mode=st.sampled_from(MODES))
@@ -121,7 +122,7 @@ def test_str_body_decides_like_its_utf8_bytes(text, urls, agent, mode):
     assert a.sitemaps == b.sitemaps
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(mode=st.text(max_size=12).filter(lambda m: m.strip().lower() not in MODES))
 def test_unknown_mode_raises_value_error(mode):
     """Modes: only "google", "rfc9309", "legacy1994"; anything else is a ValueError."""
@@ -231,7 +232,7 @@ def test_parsed_objects_are_immutable(mode):
     assert list(rt.diagnostics) == before_diags
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(body=wild_body(), url=wild_urls, agent=wild_agents, mode=st.sampled_from(MODES))
 def test_hashability_is_consistent(body, url, agent, mode):
     """DESIGN 8: each parsed object is either always unhashable or hashes stably, and
@@ -251,7 +252,7 @@ def test_hashability_is_consistent(body, url, agent, mode):
             assert hash(x) == hash(y)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(body=wild_body(), urls=st.lists(wild_urls, min_size=1, max_size=5), agent=wild_agents,
        mode=st.sampled_from(MODES))
 def test_checking_never_changes_the_parsed_object(body, urls, agent, mode):
@@ -266,7 +267,7 @@ def test_checking_never_changes_the_parsed_object(body, urls, agent, mode):
         assert rt == fresh
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(s=any_text)
 def test_user_agent_token_never_raises(s):
     """G3: product-token extraction is total on any str."""
@@ -274,7 +275,7 @@ def test_user_agent_token_never_raises(s):
     assert isinstance(tok, str)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(host=st.from_regex(r"[a-z0-9]{1,10}(\.[a-z0-9]{1,8}){0,2}", fullmatch=True),
        scheme=st.sampled_from(("http", "https", "HTTP", "ftp")),
        port=st.sampled_from(("", ":80", ":443", ":8080", ":21")),
@@ -288,7 +289,7 @@ def test_robots_url_is_idempotent_and_ends_in_robots_txt(host, scheme, port, pat
     assert robotrules.robots_url(r) == r
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(url=any_text)
 def test_robots_url_returns_str_or_raises_value_error(url):
     """robots_url on arbitrary text never raises anything but ValueError."""

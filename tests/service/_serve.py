@@ -1,7 +1,7 @@
 """Run an ASGI app with uvicorn in a background thread on 127.0.0.1, for tests (real HTTP).
 
 ``with serving(app) as base_url: ...`` binds a free port, starts ``uvicorn.Server`` with the
-service's own configuration (:func:`robotrules.service.server.config`: the request-head timer,
+service's own configuration (:func:`robotrules.service.server_config`: the request-head timer,
 keep-alive and connection limits; lifespan on: the app's client is made and closed as in
 production) and stops it with ``server.should_exit`` when the block ends. Startup and shutdown
 are bounded in time. ``server_options`` go to that configuration (``head_timeout=0.5``, ...).
@@ -18,7 +18,7 @@ from typing import Any
 
 import uvicorn
 
-from robotrules.service.server import config as service_config
+from robotrules.service import server_config as service_config
 
 START_TIMEOUT = 10.0
 STOP_TIMEOUT = 10.0

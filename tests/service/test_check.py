@@ -114,7 +114,7 @@ def test_a_host_that_does_not_resolve_is_an_answer_not_an_error(api: httpx.Clien
 def test_verdicts_are_the_same_json_as_the_shared_verdict_form(api: httpx.Client, site: HTTPServer) -> None:
     """One JSON form everywhere: the service's verdict is Verdict.to_dict() of the same check."""
     from robotrules import RobotsClient
-    from robotrules.verdicts import from_result
+    from robotrules.answers import from_result
 
     url = site.url("/private/x")
     [served] = api.get("/v1/check", params={"url": url, "agent": "Googlebot/2.1"}).json()["results"]

@@ -27,7 +27,7 @@ from robotrules import AsyncRobotsClient, MemoryStore, RobotsClient
 from robotrules.core.policy import Entry, Policy
 from robotrules.errors import BlockedAddress
 from robotrules.fetch import AddressPolicy
-from robotrules.service.edge import METHODS
+from robotrules.service._edge import METHODS
 from tests.servers.http import HTTPServer, hang, respond
 
 from .conftest import ROBOTS, Start, error_of

@@ -15,6 +15,8 @@ from ipaddress import IPv4Address, IPv6Address, ip_address
 
 import pytest
 
+from tests.hypo import examples
+
 schemathesis = pytest.importorskip("schemathesis")
 from hypothesis import HealthCheck, settings  # noqa: E402
 from schemathesis.checks import (  # noqa: E402
@@ -68,6 +70,6 @@ def fuzzed_service() -> Iterator[str]:
 
 
 @schema.parametrize()
-@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 def test_no_input_gets_a_server_error_and_every_response_matches_the_schema(case, fuzzed_service: str) -> None:  # type: ignore[no-untyped-def]
     case.call_and_validate(base_url=fuzzed_service, checks=CHECKS, timeout=10)

@@ -9,6 +9,8 @@ import pytest
 
 from tests.bench._loader import load_bench
 
+pytestmark = pytest.mark.slow
+
 
 def test_batch_bench_quick_run_writes_every_job_and_both_ratios(tmp_path: Path) -> None:
     """Issue #11 benchmark: local engine, protego and the bare loop on the same rows, both ratios reported."""

@@ -1,4 +1,4 @@
-"""Audits on Spark give the local audit's rows, from real WARC captures and through the console script.
+"""Audits on Spark give the local audit's rows, from real WARC captures and through the command line.
 
 Issue #11: ``robotrules audit`` takes the same sources and engines as ``robotrules batch``; on
 Spark the executors run the local classification code (``classify_jobs`` over entries replayed by
@@ -8,16 +8,17 @@ the fetch policy, F1-F9), so every row is the local engine's.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from robotrules.batch.audit import AUDIT_COLUMNS, audit
-from tests.audit.conftest import SITES, warc  # noqa: F401 (the WARC fixture of the audit tests)
+from tests.batch.conftest import SITES, warc  # noqa: F401 (the WARC fixture of the audit tests)
+from tests.cli.harness import in_process
+
+pytestmark = pytest.mark.jvm
 
 pandas = pytest.importorskip("pandas", reason="the audit table needs pandas (robotrules[batch])")
 pytest.importorskip("warcio", reason="reading WARC files needs warcio (robotrules[batch])")
@@ -40,28 +41,27 @@ def test_spark_audit_of_every_captured_robots_txt_is_the_local_table(spark: Any,
     assert verdicts["http://nodns.test/robots.txt", "*"] == "unreachable"  # a failed fetch
 
 
-def test_robotrules_audit_engine_spark_writes_the_local_table_and_the_report(warc: Path, tmp_path: Path) -> None:  # noqa: F811
-    """``robotrules audit --engine spark`` from the console script as installed: exit code 0, the
-    very table the local engine writes for the same sites (pages of captured sites, a repeat, a
-    site never captured, text that is no URL: in the order given), and the HTML report."""
-    script = os.path.join(os.path.dirname(sys.executable), "robotrules")
-    if shutil.which("java") is None:
-        pytest.skip("no java on PATH: Spark needs a Java runtime")
-    pytest.importorskip("pyspark", reason="the spark extra is not installed")
+def test_robotrules_audit_engine_spark_writes_the_local_table_and_the_report(spark: Any, warc: Path,  # noqa: F811
+                                                                           tmp_path: Path) -> None:
+    """``robotrules audit --engine spark`` from the command line (in process, on the running
+    session): exit code 0, the very table the local engine writes for the same sites (pages of
+    captured sites, a repeat, a site never captured, text that is no URL: in the order given),
+    and the HTML report."""
     env = {**os.environ, "ROBOTRULES_CACHE": str(tmp_path / "cache.sqlite3"), "NO_COLOR": "1"}
     (tmp_path / "sites.txt").write_text("http://rules.test/a\nhttp://down.test/\nhttp://missing.test/x\n"
                                         "http://rules.test/b\nhttp://never.test/\nnot a url\nhttp://html.test/\n")
     common = ["audit", "--robots", str(warc), "--sites", "sites.txt", "-a", "GPTBot", "-a", "*"]
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([script, *common, *args], capture_output=True, text=True, timeout=240, cwd=tmp_path,
-                              env=env, check=False)
+        return in_process([*common, *args], cwd=tmp_path, env=env, timeout=240)
 
-    spark = run("--output", "spark.csv", "--report", "report.html", "--engine", "spark")
+    # An absolute output path: the running session's JVM resolves relative paths against its own
+    # working directory, not this run's (a subprocess started its JVM in tmp_path).
+    on_spark = run("--output", str(tmp_path / "spark.csv"), "--report", "report.html", "--engine", "spark")
     local = run("--output", "local.csv")
-    assert spark.returncode == local.returncode == 0, spark.stderr[-2000:]
-    assert "Traceback" not in spark.stderr
-    assert spark.stdout.split(" -> ")[0] == local.stdout.split(" -> ")[0]  # "audited 6 sites for 2 crawlers: ..."
+    assert on_spark.returncode == local.returncode == 0, on_spark.stderr[-2000:]
+    assert "Traceback" not in on_spark.stderr
+    assert on_spark.stdout.split(" -> ")[0] == local.stdout.split(" -> ")[0]  # "audited 6 sites for 2 crawlers: ..."
     written = (tmp_path / "spark.csv").read_text(encoding="utf-8")
     assert written == (tmp_path / "local.csv").read_text(encoding="utf-8")
     table = pandas.read_csv(tmp_path / "spark.csv", keep_default_na=False)

@@ -18,6 +18,8 @@ from robotrules.batch import Archive, Capture, decide_row, governing
 from robotrules.batch.decide import COLUMNS, robots_url_of
 from robotrules.core.policy import Policy
 
+pytestmark = pytest.mark.jvm
+
 T = 1_700_000_000.0
 HTML = b"<!DOCTYPE html><html><head><title>Not here</title></head><body>Disallow: /</body></html>"
 

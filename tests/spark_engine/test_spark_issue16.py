@@ -19,6 +19,8 @@ from robotrules.batch.decide import NO_URL
 from robotrules.batch.sources import skipped_of
 from tests.batch.warcs import FILLER, Record, bomb_body, gzipped, write
 
+pytestmark = pytest.mark.jvm
+
 pandas = pytest.importorskip("pandas", reason="pandas (robotrules[batch]) is not installed")
 
 URLS = ["https://s0.test/private-0", None, "https://s1.test/x", "", "  ", "https://s6.test/private-6",

@@ -21,6 +21,8 @@ from robotrules.core.policy import Policy
 from tests.batch.conftest import AGENTS, FAILED, World, world  # noqa: F401 (the live sites of the batch tests)
 from tests.cache.conftest import redis_client, redis_prefix, redis_store, redis_url  # noqa: F401 (a real Redis)
 
+pytestmark = pytest.mark.jvm
+
 pandas = pytest.importorskip("pandas", reason="pandas (robotrules[batch]) is not installed")
 
 POLICY = Policy(fetch_timeout=5.0)

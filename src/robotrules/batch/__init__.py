@@ -20,15 +20,15 @@ counted (:attr:`Summary.bad_records`, ``frame.attrs["bad_records"]``).
 
 from __future__ import annotations
 
-import importlib
 import math
 import os
 import time
-import warnings
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from robotrules.batch import engines
+from robotrules.batch.archives import archive_of
 from robotrules.batch.block import Block
 from robotrules.batch.captures import Archive, Capture
 from robotrules.batch.decide import COLUMNS, Governing, Row, decide_row, governing, robots_url_of
@@ -39,7 +39,7 @@ from robotrules.batch.sources import (
     DamagedArchive,
     LiveSource,
     SourceError,
-    archive_of,
+    capture_of_row,
     read_captures,
     with_skipped,
 )
@@ -136,21 +136,9 @@ def _is_path(value: object) -> bool:
 
 
 def _captures_of(frame: Any) -> Iterator[Capture]:
-    from robotrules.batch.sources import _body_of, _headers_of, _timestamp
-
+    """The captures of a pandas DataFrame, read as a table file's rows are (:func:`capture_of_row`)."""
     for number, row in enumerate(frame.to_dict("records"), 1):
-        url = row.get("robots_url") or row.get("url")
-        if not url:
-            raise SourceError(f"captures, row {number}: no robots_url (or url) value")
-        raw = row.get("status")
-        try:
-            status = 0 if _blank(raw) else int(raw)
-        except (TypeError, ValueError):
-            raise SourceError(f"captures, row {number}: the status {raw!r} is not a number") from None
-        error = "" if _blank(row.get("error")) else str(row.get("error"))
-        error = error or ("other" if status == 0 else "")
-        yield Capture(str(url), status, _headers_of(row.get("headers"), f"captures, row {number}"),
-                      _body_of(row.get("body"), ""), _timestamp(row.get("fetched_at")), error)
+        yield capture_of_row(row, f"captures, row {number}")
 
 
 def _archive(robots: Robots, skip_bad_records: bool = False) -> Archive:
@@ -174,7 +162,7 @@ def source_of(robots: Robots, *, policy: Policy | None = None, mode: str = "goog
     """The source the arguments name: live (``robots`` None; through ``client``, else a client on
     ``store``, else on the default SQLite cache; with ``refresh``, each robots.txt fetched again
     once, however fresh its cached copy) or an archive judged by ``policy`` (files read with
-    ``skip_bad_records``: see :func:`~robotrules.batch.sources.archive_of`)."""
+    ``skip_bad_records``: see :func:`~robotrules.batch.archives.archive_of`)."""
     if robots is not None:
         return ArchiveSource(_archive(robots, skip_bad_records), policy or Policy(), mode)
     if client is None:
@@ -254,10 +242,10 @@ def decide(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = No
     :class:`BadRecord` objects again).
     """
     pandas: Any = require("pandas", "batch")
-    if engine == "spark":
-        raise SourceError("decide() runs the local engine; for Spark use robotrules.spark.decide on Spark "
-                          "DataFrames, or run() with engine='spark'")
-    _engine(engine)
+    if engine != engines.LOCAL:
+        engines.check(engine)
+        raise SourceError(f"decide() runs the local engine; for {engine!r} use that engine's own API "
+                          f"(robotrules.spark.decide on Spark DataFrames), or run() with engine={engine!r}")
     source = source_of(robots, policy=policy, mode=mode, store=store, client=client, refresh=refresh,
                        skip_bad_records=skip_bad_records)
     found: list[Row] = []
@@ -284,10 +272,11 @@ def run(urls_path: str | os.PathLike[str], output_path: str | os.PathLike[str], 
     output = os.fspath(output_path)
     output_format(output)  # an unknown suffix fails before any work
     started = time.perf_counter()
-    if engine == "spark":
-        return _spark_run(os.fspath(urls_path), output, _agents(agents), robots, policy, mode, started, store, client,
-                          refresh, skip_bad_records)
-    _engine(engine)
+    if engine != engines.LOCAL:
+        job = engines.RunJob(os.fspath(urls_path), output, _agents(agents), robots, policy, mode, started, store,
+                             client, refresh, skip_bad_records)
+        summary: Summary = engines.get(engine).run(job)
+        return summary
     counts_local = Counts()
 
     def seen(chunk: Block) -> None:
@@ -307,52 +296,3 @@ def run(urls_path: str | os.PathLike[str], output_path: str | os.PathLike[str], 
                 writer.write(chunk)
     return Summary(counts_local.rows, counts_local.allowed, counts_local.disallowed, counts_local.unknown,
                    time.perf_counter() - started, output, "local", _skipped(source))
-
-
-def _engine(engine: str) -> None:
-    if engine not in ("local", "spark"):
-        raise ValueError(f"unknown engine {engine!r}: use 'local' or 'spark'")
-
-
-def _spark_run(urls: str, output: str, agents: tuple[str, ...], robots: Robots, policy: Policy | None,
-               mode: str, started: float, store: Store | None = None, client: RobotsClient | None = None,
-               refresh: bool = False, skip_bad_records: bool = False) -> Summary:
-    """Hand the job to :func:`robotrules.spark.run_job`, then count the rows written.
-
-    Captures must be files (the executors read them). Without ``robots`` the executors fetch live
-    through clients like ``client`` (its store, policy, mode and User-Agent), else on ``store``
-    (default: the shared SQLite cache file), as :func:`source_of` does for the local engine.
-    """
-    paths: list[str] | None = None
-    live: dict[str, Any] = {}
-    if robots is None:
-        if client is not None:
-            live = {"store": client.store, "user_agent": client.user_agent, "refresh": refresh}
-            policy, mode = client.policy, client.mode
-        else:
-            live = {"store": store, "refresh": refresh}
-    else:
-        given = [os.fspath(robots)] if _is_path(robots) else list(robots)
-        if not all(_is_path(path) for path in given):
-            raise SourceError("the Spark engine reads robots.txt captures from files: give their paths as robots")
-        paths = [os.fspath(path) for path in given]
-    try:
-        spark = importlib.import_module("robotrules.spark")
-    except ModuleNotFoundError as exc:
-        if exc.name == "robotrules.spark":
-            raise SourceError("the Spark engine is not available in this installation of robotrules") from None
-        raise
-    require("pyspark", "spark")
-    skipped: list[BadRecord] | None = [] if skip_bad_records else None
-    with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
-        warnings.simplefilter("ignore", FutureWarning)
-        spark.run_job(urls, paths, output, list(agents), policy=policy, mode=mode, bad_records=skipped, **live)
-    counts = Counts()
-    pandas: Any = require("pandas", "batch")
-    fmt = output_format(output)
-    frame = (pandas.read_parquet(output) if fmt == "parquet" else pandas.read_csv(output) if fmt == "csv"
-             else pandas.read_json(output, lines=True))
-    for value in frame["allowed"].tolist():
-        counts.add([("", "", None if _blank(value) else bool(value), 0, "", "", 0, "")])
-    return Summary(counts.rows, counts.allowed, counts.disallowed, counts.unknown, time.perf_counter() - started,
-                   output, "spark", tuple(skipped or ()))

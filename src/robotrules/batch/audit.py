@@ -44,9 +44,10 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
+from robotrules.answers import require_token, token_of
+from robotrules.batch import engines
 from robotrules.batch.captures import Archive
 from robotrules.batch.decide import Governing, governing, robots_url_of
-from robotrules.core.agents import user_agent_token
 from robotrules.core.policy import Entry, Policy
 from robotrules.core.robotstxt import RobotsTxt
 from robotrules.core.rules import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, disallows
@@ -144,7 +145,7 @@ def _signals(robots: RobotsTxt, token: str) -> str:
 def classify(robots: RobotsTxt, agent: str) -> AgentPolicy:
     """The verdict of ``robots`` for ``agent`` (matched on its product token), by the definitions
     in this module's docstring, with the crawl delay, content signals and deciding disallows."""
-    token = user_agent_token(agent) or agent
+    token = token_of(agent) or agent
     decision = robots.check("/", token)
     explicit = decision.agent not in (None, "*")
     rules = [make for group in decision.groups for make in group.ruleset.ranked()]
@@ -185,7 +186,7 @@ def classify_site(gov: Governing, agents: Sequence[str], registry: Sequence[Craw
     robots = gov.robots
     sitemaps = len(robots.sitemaps) if robots is not None else 0
     for agent in agents:
-        crawler = by_token(user_agent_token(agent) or agent, registry)
+        crawler = by_token(token_of(agent) or agent, registry)
         operator, purpose, kind = (crawler.operator, crawler.purpose, crawler.kind) if crawler else ("", "", "")
         if agent == "*":
             purpose = purpose or "Any crawler not named in the file"
@@ -277,8 +278,9 @@ def checked_agents(agents: Sequence[str] | None, registry: Sequence[Crawler]) ->
     that names no crawler."""
     names = tuple(agents) if agents else default_agents(registry)
     for agent in names:
-        if not isinstance(agent, str) or not (user_agent_token(agent) or agent == "*"):
+        if not isinstance(agent, str):
             raise ValueError(f"{agent!r} names no crawler")
+        require_token(agent)  # the one agent check of every surface
     return names
 
 
@@ -304,9 +306,9 @@ def audit_rows(
     registry = tuple(registry) if registry is not None else CRAWLERS
     agents = checked_agents(agents, registry)
     jobs: Iterable[Job]
-    paths = _paths(source)
+    paths = capture_paths(source)
     if paths is not None:
-        from robotrules.batch.sources import archive_of
+        from robotrules.batch.archives import archive_of
 
         # WARC files, tables of captures or folders of them
         source = archive_of(paths, index=index, skip_bad_records=skip_bad_records)
@@ -327,7 +329,7 @@ def audit_rows(
     yield from _run(jobs, agents, registry, policy, now, mode, processes)
 
 
-def _paths(source: object) -> list[str] | None:
+def capture_paths(source: object) -> list[str] | None:
     """The capture files ``source`` names: a path (a str that is not a URL, or an ``os.PathLike``),
     or a list or tuple of ``os.PathLike`` paths (a list of str is sites); None for anything else."""
     if isinstance(source, os.PathLike) or (isinstance(source, str) and "://" not in source):
@@ -401,7 +403,7 @@ def audit(
     operator and purpose of an agent (default: the built-in one). ``refresh``: live robots.txt
     files are fetched again, however fresh their cached copies. ``index``: for a path, where to
     keep (and reuse) the index of its captures on disk (see
-    :func:`~robotrules.batch.sources.archive_of`). Needs ``robotrules[batch]``.
+    :func:`~robotrules.batch.archives.archive_of`). Needs ``robotrules[batch]``.
 
     A damaged capture file (cut short, a corrupt gzip member) raises
     :class:`~robotrules.batch.sources.DamagedArchive`, naming the file and the byte where the
@@ -419,86 +421,28 @@ def audit(
     engine's. Needs ``robotrules[spark]``.
     """
     pd: Any = require("pandas", "batch")
-    if engine == "spark":
+    if engine != engines.LOCAL:
         if index is not None:
-            raise ValueError("index is for the local engine: Spark reads the captures itself")
-        return _typed(_spark_audit(source, agents, sites, registry, policy, mode, now, refresh, skip_bad_records))
-    if engine != "local":
-        raise ValueError(f"unknown engine {engine!r}: use 'local' or 'spark'")
-    paths = _paths(source)
+            raise ValueError(f"index is for the local engine: the {engine!r} engine reads the captures itself")
+        job = engines.AuditJob(source, agents, sites, registry, policy, mode, now, refresh, skip_bad_records)
+        return typed(engines.get(engine).audit(job))
+    paths = capture_paths(source)
     if paths is not None:
-        from robotrules.batch.sources import archive_of
+        from robotrules.batch.archives import archive_of
 
         source = archive_of(paths, index=index, skip_bad_records=skip_bad_records)
     rows = list(audit_rows(source, agents, sites=sites, registry=registry, policy=policy, mode=mode, now=now,
                            processes=processes, refresh=refresh))
     from robotrules.batch.sources import with_skipped
 
-    frame = _typed(pd.DataFrame.from_records(rows, columns=list(AUDIT_COLUMNS)))
+    frame = typed(pd.DataFrame.from_records(rows, columns=list(AUDIT_COLUMNS)))
     return with_skipped(frame, source.bad_records if isinstance(source, Archive) else ())
 
 
-def _typed(frame: pandas.DataFrame) -> pandas.DataFrame:
+def typed(frame: pandas.DataFrame) -> pandas.DataFrame:
     """An audit table with the column types of :func:`audit` (whichever engine made it)."""
     frame["crawl_delay"] = frame["crawl_delay"].astype("float64")
     frame["explicit"] = frame["explicit"].astype(bool)
     for column in ("status", "sitemaps", "disallow_rules"):
         frame[column] = frame[column].astype("int64")
     return frame
-
-
-def _spark_audit(source: Any, agents: Sequence[str] | None, sites: Iterable[str] | None,
-                 registry: Sequence[Crawler] | None, policy: Policy | None, mode: str,
-                 now: float | None, refresh: bool = False, skip_bad_records: bool = False) -> pandas.DataFrame:
-    """:func:`audit` on Spark: :func:`robotrules.spark.audit` in the running (or a local) session,
-    collected (one row per site and agent) and sorted by site and agent; damaged records skipped
-    (``skip_bad_records``) in ``attrs["bad_records"]``."""
-    import warnings
-
-    from robotrules import spark as rs
-    from robotrules.batch.sources import DamagedArchive, SourceError, with_skipped
-    from robotrules.cache import MemoryStore
-    from robotrules.client import RobotsClient
-
-    require("pyspark", "spark")
-    registry = tuple(registry) if registry is not None else CRAWLERS
-    names = checked_agents(agents, registry)
-    robots = _paths(source)
-    live: dict[str, Any] = {}
-    if robots is None:
-        if isinstance(source, Archive):
-            raise SourceError("the Spark engine reads robots.txt captures from files: give their paths")
-        if isinstance(source, RobotsClient):  # the same store, policy, mode and User-Agent in every task
-            live = {"store": source.store, "user_agent": source.user_agent, "refresh": refresh}
-            policy, mode = source.policy, source.mode
-            sites = sites if sites is not None else ()
-        elif isinstance(source, (str, bytes)):
-            raise TypeError("give the sites as a list of URLs, not one string")
-        else:  # site URLs: a new client on a memory store, as the local engine makes
-            sites, live = source, {"store": MemoryStore(), "refresh": refresh}
-    sites = list(sites) if sites is not None else None
-    spark = rs.session()
-    skipped = rs.bad_records_accumulator(spark) if robots is not None else None  # always: see run_job
-    with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
-        warnings.simplefilter("ignore", FutureWarning)
-        try:
-            frame: Any = rs.audit(spark, robots, names, sites=sites, registry=registry, policy=policy, mode=mode,
-                                  now=now, skipped=skipped, **live).toPandas()
-        except Exception as exc:
-            damage = rs.damage_of(exc)
-            if damage is not None:
-                raise damage from None
-            raise
-    agent_at = {agent: number for number, agent in enumerate(names)}
-    if sites is None:
-        site_at: Any = frame["site"]
-    else:
-        order = {(key[1:] if key.startswith("!") else key): number for number, key in enumerate(site_keys(sites))}
-        site_at = frame["site"].map(order)
-    frame = frame.assign(_site=site_at, _agent=frame["agent"].map(agent_at))
-    frame = frame.sort_values(["_site", "_agent"], kind="stable").reset_index(drop=True)
-    frame = frame[list(AUDIT_COLUMNS)]
-    found = sorted(skipped.value, key=lambda bad: (bad.path, bad.offset)) if skipped is not None else []
-    if found and not skip_bad_records:
-        raise DamagedArchive(found[0])
-    return with_skipped(frame, found)

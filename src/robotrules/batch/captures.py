@@ -127,9 +127,9 @@ class Archive:
     """Captures by URL (the latest capture of a URL wins), and the policy replayed over them.
 
     ``store`` is where the captures are kept: in memory by default, or an index on disk
-    (:func:`robotrules.batch.sources.archive_of` chooses one for large capture sets). An archive
+    (:func:`robotrules.batch.archives.archive_of` chooses one for large capture sets). An archive
     pickles as its store: an index on disk as just its path. ``bad_records`` are the damaged
-    records skipped while the captures were read (:func:`~robotrules.batch.sources.archive_of`
+    records skipped while the captures were read (:func:`~robotrules.batch.archives.archive_of`
     with ``skip_bad_records``): the sites they held are missing from the archive.
     """
 

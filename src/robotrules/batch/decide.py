@@ -1,7 +1,8 @@
 """The one decision of a batch row, shared by every engine (local processes and Spark).
 
 A row is a URL and an agent; it is decided by the robots.txt that governs the URL, as the
-policy says it stands (:class:`Governing`: its rules, or a full allow or disallow, and why).
+policy says it stands (:class:`robotrules.answers.Governing`: its rules, or a full allow or
+disallow, and why; the row's columns are :data:`robotrules.answers.COLUMNS`).
 Engines only group rows by robots.txt URL, build each :class:`Governing` once per group and call
 :func:`decide_url` for each URL and its agents (or :func:`decide_row` for one row), so every
 engine gives the same rows. The agent is matched on its
@@ -11,88 +12,19 @@ product token, as on every surface for people (a token, a versioned name or a wh
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Literal, TypeAlias
+from typing import TypeAlias
 
-from robotrules.core.agents import user_agent_token
+from robotrules.answers import COLUMNS, Governing, LineTexts, Row, token_of
 from robotrules.core.policy import Entry, Policy, standing
-from robotrules.core.robotstxt import AgentRules, RobotsTxt, parse
+from robotrules.core.robotstxt import parse
 from robotrules.hosts import robots_url
 
 __all__ = ["COLUMNS", "NO_ROBOTS", "NO_URL", "NO_URL_GOVERNING", "Governing", "Item", "LineTexts", "Row", "decide_row",
            "decide_url", "governing", "no_url", "robots_url_of", "tokens_of", "verdict_of"]
 
-COLUMNS = ("url", "agent", "allowed", "line", "rule", "robots_url", "robots_status", "reason")
-"""The columns of every batch output, in order."""
-
-Row = tuple[str, str, "bool | None", int, str, str, int, str]
-"""One output row, in the order of :data:`COLUMNS`. ``allowed`` is None when nothing is known of
-the site (no capture of its robots.txt), the URL has no robots.txt (not http, https or ftp), or
-the row has no URL (an empty or missing cell: the row is kept, so that rows line up with the input)."""
-
-Kind = Literal["rules", "allow", "disallow", "unknown"]
-
 Item: TypeAlias = "str | tuple[str, str]"
 """An input of the local engine: a URL, decided for every agent of the job, or a (url, agent)
 pair, a row with its own agent."""
-
-_token = lru_cache(maxsize=4096)(user_agent_token)
-"""The product token of an agent, memoised: a batch asks with a handful of agents millions of times."""
-
-
-@dataclass(frozen=True, slots=True)
-class Governing:
-    """What decides the URLs of one robots.txt: ``robots`` (its rules) or a full allow or
-    disallow (``kind``), with the HTTP ``status`` behind it and the ``reason``; "unknown" when
-    nothing is known (the archive holds no capture of it)."""
-
-    robots_url: str
-    kind: Kind
-    status: int
-    reason: str
-    robots: RobotsTxt | None = None
-    texts: LineTexts = field(init=False, compare=False, repr=False)
-    """Deciding lines as written, by number (0: ""), read from the body once each (a site's rows share them)."""
-
-    _rules: dict[tuple[str, ...], AgentRules] = field(init=False, compare=False, repr=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "texts", LineTexts(self.robots))
-        object.__setattr__(self, "_rules", _Memo())
-
-    def rules_for(self, tokens: tuple[str, ...]) -> AgentRules | None:
-        """The rules ``tokens`` obey in :attr:`robots`, selected once per tuple of tokens (None: no rules)."""
-        if self.robots is None:
-            return None
-        rules = self._rules.get(tokens)
-        if rules is None:
-            rules = self._rules[tokens] = self.robots.for_agents(tokens)
-        return rules
-
-
-class _Memo(dict[tuple[str, ...], AgentRules]):
-    """A cache that does not travel: it pickles as an empty one (made again where it is used)."""
-
-    def __reduce__(self) -> Any:
-        return (_Memo, ())
-
-
-class LineTexts(dict[int, str]):
-    """Lines of a robots.txt as written, by number, each read from its body when first asked for."""
-
-    __slots__ = ("robots",)
-
-    def __init__(self, robots: RobotsTxt | None) -> None:
-        super().__init__({0: ""})
-        self.robots = robots
-
-    def __missing__(self, line: int) -> str:
-        text = self[line] = self.robots.line_text(line) if self.robots is not None else ""
-        return text
-
-    def __reduce__(self) -> Any:
-        return (LineTexts, (self.robots,), None, None, iter(self.items()))
 
 
 def governing(robots_url: str, entry: Entry | None, policy: Policy, now: float, mode: str = "google") -> Governing:
@@ -132,8 +64,8 @@ group rows by their governor give these rows this one)."""
 
 def verdict_of(gov: Governing) -> bool | None:
     """The verdict on every URL of a robots.txt that has no rules to match: a full allow or
-    disallow (F2-F6), None when nothing is known."""
-    return None if gov.kind == "unknown" else gov.kind == "allow"
+    disallow (F2-F6), None when nothing is known (:attr:`Governing.verdict`)."""
+    return gov.verdict
 
 
 def decide_url(url: str, agents: Sequence[str], gov: Governing | None, tokens: Sequence[str] | None = None) -> list[Row]:
@@ -149,7 +81,7 @@ def decide_url(url: str, agents: Sequence[str], gov: Governing | None, tokens: S
     if robots is None:
         allowed = verdict_of(gov)
         return [(url, agent, allowed, 0, "", gov.robots_url, gov.status, gov.reason) for agent in agents]
-    found = robots.verdicts(url, tokens if tokens is not None else [_token(agent) for agent in agents])
+    found = robots.verdicts(url, tokens if tokens is not None else [token_of(agent) for agent in agents])
     texts, where, status, reason = gov.texts, gov.robots_url, gov.status, gov.reason
     return [(url, agent, allowed, line, texts[line], where, status, reason)
             for agent, (allowed, line) in zip(agents, found, strict=True)]
@@ -162,4 +94,4 @@ def decide_row(url: str, agent: str, gov: Governing | None) -> Row:
 
 def tokens_of(agents: Sequence[str]) -> tuple[str, ...]:
     """The product tokens of ``agents`` (memoised), for :func:`decide_url`."""
-    return tuple(_token(agent) for agent in agents)
+    return tuple(token_of(agent) for agent in agents)

@@ -56,7 +56,7 @@ __all__ = [
 
 AUTO_INDEX_BYTES = 128 * 1024 * 1024
 """Source files larger than this in total (as stored on disk, compressed or not) are indexed on
-disk in a temporary file by :func:`~robotrules.batch.sources.archive_of`, unless an index path is
+disk in a temporary file by :func:`~robotrules.batch.archives.archive_of`, unless an index path is
 given; smaller ones are read into memory. Measured: a 123 MiB WARC.gz of 200,000 captures
 (319 MiB uncompressed) takes 440 MiB in one process held in memory, 75 MiB while indexed; the
 rows per second of a job are the same from either."""

@@ -34,7 +34,6 @@ import json
 import math
 import os
 import sys
-import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -59,7 +58,8 @@ __all__ = [
     "DamagedArchive",
     "LiveSource",
     "SourceError",
-    "archive_of",
+    "capture_of_row",
+    "file_size",
     "read_captures",
     "read_table_captures",
     "read_warc",
@@ -154,42 +154,8 @@ def read_captures(paths: str | Sequence[str], *, bodies: Callable[[], Bodies] | 
             yield from read_table_captures(path, bad_records=bad_records)
 
 
-def archive_of(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
-               index: str | os.PathLike[str] | None = None,
-               auto_index_above: int | None = None, skip_bad_records: bool = False) -> Archive:
-    """An :class:`Archive` of everything the files hold (the latest capture of a URL wins).
-
-    Where the captures are kept:
-
-    * ``index`` given: in an index on disk at that path (one SQLite file), kept after the job. An
-      index already there that was built from the same files (the same names, in the same order,
-      with the same sizes and modification times) is used as it is, without reading the files
-      again; an index of other files, or of another version of robotrules, or a damaged one, is
-      rebuilt. A file there that is not an index is left alone: :class:`SourceError`.
-    * else in memory when the files hold ``auto_index_above`` bytes or fewer (default
-      :data:`~robotrules.batch.index.AUTO_INDEX_BYTES`, 128 MiB, as stored on disk); above that, in a
-      temporary index that is deleted when the archive is closed or collected.
-
-    A damaged record (a file cut short, a corrupt gzip member) raises :class:`DamagedArchive`;
-    with ``skip_bad_records`` it is skipped and listed in :attr:`Archive.bad_records`, and the
-    rest of the files is read (an index remembers them, and is not used without
-    ``skip_bad_records`` when it has any).
-    """
-    from robotrules.batch import index as disk
-
-    files = source_files(paths)
-    if index is None:
-        limit = disk.AUTO_INDEX_BYTES if auto_index_above is None else auto_index_above
-        if sum(_size(path) for path in files) <= limit:
-            bad: list[BadRecord] | None = [] if skip_bad_records else None
-            archive = Archive(read_captures(files, bad_records=bad))
-            archive.bad_records = tuple(bad or ())
-            return archive
-        return disk.build(files, None, skip_bad_records=skip_bad_records)
-    return disk.open_or_build(files, os.fspath(index), skip_bad_records=skip_bad_records)
-
-
-def _size(path: str) -> int:
+def file_size(path: str) -> int:
+    """The size of ``path`` in bytes; :class:`SourceError` when it cannot be read."""
     try:
         return os.path.getsize(path)
     except OSError as exc:
@@ -402,7 +368,7 @@ def table_rows(path: str, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
                         raise SourceError(f"{path}, line {number}: not a JSON object")
                     yield number, {str(key).lower(): value for key, value in data.items()}
     except EOFError:  # gzip: the stream ends before its end marker
-        size = _size(path)
+        size = file_size(path)
         raise DamagedArchive(BadRecord(path, size, "the file ends inside its gzip stream: the file is cut short")) \
             from None
     except (zlib.error, gzip.BadGzipFile) as exc:
@@ -472,21 +438,39 @@ def read_table_captures(path: str, *, bad_records: list[BadRecord] | None = None
     if bad_records is not None:
         rows = _until_damage(rows, bad_records)
     for number, row in rows:
-        where = f"{path}, row {number}"
-        url = row.get("robots_url") or row.get("url")
-        if not url:
-            raise SourceError(f"{where}: no robots_url (or url) column value")
-        raw_status = row.get("status")
-        try:
-            status = int(float(raw_status)) if raw_status not in (None, "") else 0
-        except (TypeError, ValueError):
-            raise SourceError(f"{where}: the status {raw_status!r} is not a number") from None
-        error = str(row.get("error") or "")
-        if status == 0 and not error:
-            error = "other"
-        yield Capture(str(url), status, _headers_of(row.get("headers"), where),
-                      _body_of(row.get("body"), str(row.get("body_encoding") or "")),
-                      _timestamp(row.get("fetched_at")), _error_kind(error) if error else "")
+        yield capture_of_row(row, f"{path}, row {number}")
+
+
+def _blank(value: Any) -> bool:
+    """A missing cell: None, empty, or NaN (pandas' missing value)."""
+    return value is None or value == "" or (isinstance(value, float) and math.isnan(value))
+
+
+def capture_of_row(row: Mapping[str, Any], where: str) -> Capture:
+    """The capture of one row of a table of captures, whatever holds it: a file (CSV, JSON Lines,
+    Parquet), a pandas DataFrame, or a Spark row (the one reader of rows, so the same capture is
+    judged alike from any of them). Columns: ``robots_url`` (or ``url``), ``status`` (a number, as
+    a number or text; missing: 0, a failed fetch), ``headers`` (a mapping, a JSON object, pairs or
+    ``Name: value`` lines), ``body`` (bytes, or text; base64 text when ``body_encoding`` is
+    "base64"), ``fetched_at`` (seconds since the epoch, a datetime or ISO 8601) and ``error``
+    (free text, read as its failure kind, F8). :class:`SourceError` naming ``where`` for a bad row.
+    """
+    url = row.get("robots_url") or row.get("url")
+    if _blank(url):
+        raise SourceError(f"{where}: no robots_url (or url) value")
+    raw_status: Any = row.get("status")
+    try:
+        status = 0 if _blank(raw_status) else int(float(raw_status))
+    except (TypeError, ValueError, OverflowError):
+        raise SourceError(f"{where}: the status {raw_status!r} is not a number") from None
+    raw_error = row.get("error")
+    error = "" if _blank(raw_error) else str(raw_error)
+    if status == 0 and not error:
+        error = "other"
+    encoding = row.get("body_encoding")
+    return Capture(str(url), status, _headers_of(row.get("headers"), where),
+                   _body_of(row.get("body"), "" if _blank(encoding) else str(encoding)),
+                   _timestamp(row.get("fetched_at")), _error_kind(error) if error else "")
 
 
 def _until_damage(rows: Iterator[tuple[int, dict[str, Any]]],
@@ -525,26 +509,17 @@ class LiveSource:
     rest of the job."""
 
     def __init__(self, client: RobotsClient, threads: int = 16, *, refresh: bool = False) -> None:
+        from robotrules.client import JobRobots
+
         self.client = client
         self.threads = max(1, threads)
         self.refresh = refresh
-        self._refreshed: set[str] = set()
-        self._lock = threading.Lock()
-
-    def _first(self, robots_url: str) -> bool:
-        with self._lock:
-            if robots_url in self._refreshed:
-                return False
-            self._refreshed.add(robots_url)
-            return True
+        self._robots = JobRobots(client, refresh=refresh)
 
     def governing(self, robots_url: str) -> Governing:
         """What decides ``robots_url``'s URLs now, as :meth:`RobotsClient.check` sees it."""
         try:
-            if self.refresh and self._first(robots_url):
-                state = self.client.refresh(robots_url)
-            else:
-                state = self.client.robots(robots_url)
+            state = self._robots.robots(robots_url)
         except (InvalidURL, BlockedAddress) as exc:
             return Governing(robots_url, "unknown", 0, str(exc))
         return Governing(robots_url, state.kind, state.status, state.reason, state.robots)

@@ -24,8 +24,9 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any, cast
 
+from robotrules.answers import COLUMNS, Row, arrow_schema
 from robotrules.batch.block import Block
-from robotrules.batch.decide import COLUMNS, Item, Row
+from robotrules.batch.decide import Item
 from robotrules.batch.sources import SourceError, table_rows
 from robotrules.errors import require
 
@@ -169,9 +170,4 @@ def open_writer(path: str) -> RowWriter:
 @functools.lru_cache(maxsize=1)
 def _schema() -> Any:
     """The Arrow schema of the output (made once, lazily: pyarrow is an optional extra)."""
-    pyarrow: Any = require("pyarrow", "batch")
-    return pyarrow.schema([
-            ("url", pyarrow.string()), ("agent", pyarrow.string()), ("allowed", pyarrow.bool_()),
-            ("line", pyarrow.int32()), ("rule", pyarrow.string()), ("robots_url", pyarrow.string()),
-            ("robots_status", pyarrow.int32()), ("reason", pyarrow.string()),
-    ])
+    return arrow_schema(require("pyarrow", "batch"))

@@ -34,8 +34,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from robotrules.answers import CheckResult
 from robotrules.cache.base import Store
-from robotrules.client import AsyncRobotsClient, CheckResult, RobotsClient
+from robotrules.client import AsyncRobotsClient, RobotsClient
 from robotrules.core.policy import Policy
 from robotrules.core.urls import is_robots_url
 from robotrules.errors import RobotsDisallowed, require

@@ -34,22 +34,20 @@ from typing import cast
 from urllib.parse import quote, urlparse, urlsplit
 from urllib.robotparser import RequestRate
 
+from robotrules.answers import RobotsState, sentence, token_of
 from robotrules.cache.base import Store
 from robotrules.cache.memory import MemoryStore
-from robotrules.client import RobotsClient, RobotsState
-from robotrules.core.agents import user_agent_token
+from robotrules.client import RobotsClient
 from robotrules.core.extensions import parse_crawl_delay, parse_request_rate
 from robotrules.core.lexer import to_bytes
 from robotrules.core.policy import Policy
 from robotrules.core.robotstxt import RobotsTxt, parse
 from robotrules.errors import InvalidURL, UnsupportedScheme
 from robotrules.fetch import DEFAULT_USER_AGENT
-from robotrules.verdicts import sentence
 
 __all__ = ["RequestRate", "RobotFileParser"]
 
 _ASCII = "".join(map(chr, range(128)))
-_TOKEN_MEMO = 256  # agents remembered with their product token; past it the memo starts over
 
 
 class RobotFileParser:
@@ -106,7 +104,6 @@ class RobotFileParser:
         self._user_agent = user_agent if user_agent is not None else DEFAULT_USER_AGENT
         self._policy = policy
         self._clock: Callable[[], float] = client.clock if client is not None else clock or time.time
-        self._tokens: dict[str, str] = {}
         self.robots: RobotsTxt | None = None
         """The parsed file that decides; None before ``parse()``/``read()`` or when a status decided."""
         self.state: RobotsState | None = None
@@ -306,13 +303,7 @@ class RobotFileParser:
 
     def _token(self, useragent: str) -> str:
         """G3: the product token of ``useragent`` (memoised: crawlers ask with one agent many times)."""
-        token = self._tokens.get(useragent)
-        if token is None:
-            token = user_agent_token(useragent)
-            if len(self._tokens) >= _TOKEN_MEMO:
-                self._tokens.clear()
-            self._tokens[useragent] = token
-        return token
+        return token_of(useragent)
 
 
 def _load(client: RobotsClient, url: str, force: bool) -> RobotsState:

@@ -12,8 +12,9 @@ C sees. (Unicode notions such as ``str.strip()`` without arguments would not: th
 turned into real text only where a caller sees them (:func:`robotrules.core.model.text`).
 
 Lines that Google's C buffer would cut (over 16,663 bytes, or at a NUL) are cut before
-tokenising (:func:`split_lines`); the linter finds them in the raw bytes. An event is a plain
-tuple ``(line, kind, key, value, flags)``. The lexer never raises on any input.
+tokenising (:func:`split_lines` is :func:`uncut_lines` then :func:`cut_lines`); the linter keeps
+the uncut lines of the same split to report what was cut. An event is a plain tuple
+``(line, kind, key, value, flags)``. The lexer never raises on any input.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ __all__ = [
     "USER_AGENT",
     "WS",
     "Lexed",
+    "cut_lines",
     "decode",
     "fast_keys",
     "lex",
@@ -44,6 +46,7 @@ __all__ = [
     "split_lines",
     "to_bytes",
     "tokenize_line",
+    "uncut_lines",
 ]
 
 SIZE_LIMIT: Final = 512_000
@@ -136,14 +139,24 @@ def decode(body: bytes, mode: Mode) -> tuple[str, int]:
 
 
 def split_lines(text: str, mode: Mode) -> list[str]:
-    """P1: the lines of ``text``; CR LF, CR and LF all end a line (nothing else does).
+    """P1: the lines of ``text`` as the parser reads them: :func:`uncut_lines`, then :func:`cut_lines`."""
+    return cut_lines(uncut_lines(text), text, mode)
+
+
+def uncut_lines(text: str) -> list[str]:
+    """P1: the lines of ``text``; CR LF, CR and LF all end a line (nothing else does). Nothing is cut."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text.split("\n")
+
+
+def cut_lines(lines: list[str], text: str, mode: Mode) -> list[str]:
+    """The ``lines`` of ``text`` (:func:`uncut_lines`) as the mode reads them: ``lines`` itself when
+    nothing is cut, else a new list (so the linter keeps the uncut lines to report what was cut).
 
     Google-specific (``c_string_lines``): the reference holds a line in a C buffer of 16,663
     bytes and reads it as a C string, so a longer line is cut and a NUL ends it.
     """
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
     if mode.c_string_lines:
         if len(text) > MAX_LINE_BYTES and max(map(len, lines)) > MAX_LINE_BYTES:
             lines = [line[:MAX_LINE_BYTES] for line in lines]
@@ -237,9 +250,10 @@ def tokenize_line(n: int, line: str, mode: Mode) -> tuple[int, int, str, str, in
 def lex(body: bytes, mode: Mode) -> Lexed:
     """Split ``body`` into directive events in file order (P1-P7, F9). Never raises; linear time.
 
-    This is the general path used by the linter and tools; the model builder reads lines
-    itself with a fast path for the usual spellings and :func:`tokenize_line` for the rest,
-    with the same results.
+    This is the general path, for tools and tests. The model builder reads lines itself with a
+    fast path for the usual spellings and :func:`tokenize_line` for the rest, with the same
+    events; the linter takes its events from that pass
+    (:func:`~robotrules.core.model.build_model_from_lines`) rather than lexing again.
     """
     text, bom = decode(body, mode)
     events: list[tuple[int, int, str, str, int]] = []

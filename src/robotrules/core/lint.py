@@ -1,13 +1,16 @@
 """Diagnostics: what a site owner should know about their robots.txt (P2, P3, P6, G1, G4, N2, R1-R6, F9).
 
-The linter runs the parser's own code, so it reads each line as the parser does, but it reads
-the body more than once. :func:`~robotrules.core.lexer.lex` tokenises every line
-(:func:`~robotrules.core.lexer.tokenize_line`) for the line findings, and
-:func:`~robotrules.core.model.build_model` reads the body again for the group findings (rules
-outside groups, merged groups, shadowed rules). In a mode that cuts lines (``c_string_lines``),
-a body with a NUL byte or over 16,663 bytes is split once more, uncut, to find the lines that
-get cut. Parsing for crawling never pays for any of this: :func:`~robotrules.core.robotstxt.parse`
-does not lint.
+The linter reads the body once, with the parser's own code (DESIGN 4): one decode
+(:func:`~robotrules.core.lexer.decode`), one split into lines
+(:func:`~robotrules.core.lexer.uncut_lines`, then :func:`~robotrules.core.lexer.cut_lines` as the
+mode cuts them), and one tokenisation, the model builder's
+(:func:`~robotrules.core.model.build_model_from_lines`), which hands over each line's event as it
+builds the model. Those events feed the line findings, the model the group findings (rules
+outside groups, merged groups, shadowed rules), the cut lines the columns, and the uncut lines
+the lines a mode that cuts lines (``c_string_lines``) cuts. Besides that pass, two checks look
+at the raw bytes: whether they are valid UTF-8 and whether the file starts like an HTML page.
+Parsing for crawling never pays for any of this: :func:`~robotrules.core.robotstxt.parse` does
+not lint, and the builder only tests per line whether it was asked for the events.
 
 Each finding has a stable ``code`` (listed in :data:`CODES` and in the documentation, guides/lint.md), a severity
 ("error": a line or intent is lost; "warning": accepted, but not by every crawler or not as
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from robotrules.core import lexer
 from robotrules.core.agents import is_global_agent, product_token, user_agent_token
@@ -30,7 +34,7 @@ from robotrules.core.extensions import (
     parse_crawl_delay,
     parse_request_rate,
 )
-from robotrules.core.model import Group, Model, build_model, text
+from robotrules.core.model import Group, Model, build_model_from_lines, text
 from robotrules.core.modes import Mode, get_mode
 from robotrules.core.rules import Rule, rank
 
@@ -131,21 +135,16 @@ def _column(line: str, offset: int) -> int:
 
 
 class _Lines:
-    """The lines of the body as the lexer split them, for columns; split on first use only."""
+    """The lines of the body as the parser read them (cut as the mode cuts them), for columns."""
 
-    __slots__ = ("_data", "_lines", "_mode")
+    __slots__ = ("_lines",)
 
-    def __init__(self, data: bytes, mode: Mode) -> None:
-        self._data = data
-        self._mode = mode
-        self._lines: list[str] | None = None
+    def __init__(self, lines: list[str]) -> None:
+        self._lines = lines
 
     def get(self, number: int) -> str:
         """Line ``number`` (1-based) as the lexer saw it; "" when there is none."""
         lines = self._lines
-        if lines is None:
-            lines = lexer.split_lines(lexer.decode(self._data, self._mode)[0], self._mode)
-            self._lines = lines
         return lines[number - 1] if 0 < number <= len(lines) else ""
 
     def key_column(self, number: int) -> int:
@@ -178,7 +177,8 @@ def _looks_like_header(value: str) -> bool:
     return len(found) >= 2
 
 
-def _file_findings(data: bytes, lexed: lexer.Lexed, mode: Mode, size: int) -> list[Diagnostic]:
+def _file_findings(data: bytes, lexed: lexer.Lexed, raw: list[str], mode: Mode, size: int) -> list[Diagnostic]:
+    """Findings about the whole file, its bytes, and the lines a mode cuts (``raw``: the uncut lines)."""
     found = []
     if size > lexer.SIZE_LIMIT:
         found.append(_diag(0, "size-limit", f"{size - lexer.SIZE_LIMIT:,} bytes ignored"))
@@ -198,7 +198,6 @@ def _file_findings(data: bytes, lexed: lexer.Lexed, mode: Mode, size: int) -> li
     if _HTML_RE.search(head, 0, 4096):
         found.append(_diag(0, "html-content"))
     if mode.c_string_lines and (b"\0" in head or len(head) > lexer.MAX_LINE_BYTES):
-        raw = lexer.split_lines(head[lexed.bom_bytes :].decode("latin-1"), get_mode("rfc9309"))  # uncut lines
         for number, line in enumerate(raw, 1):
             if len(line) > lexer.MAX_LINE_BYTES:
                 found.append(_diag(number, "line-too-long", f"{len(line):,} bytes", _column(line, lexer.MAX_LINE_BYTES)))
@@ -231,9 +230,8 @@ def _user_agent_finding(line: int, agent: str, token: str, column: int) -> Diagn
     return _diag(line, "user-agent-extra", f"{shown!r} counts as {token!r}", column)
 
 
-def _event_findings(data: bytes, lexed: lexer.Lexed, mode: Mode) -> list[Diagnostic]:
+def _event_findings(lexed: lexer.Lexed, lines: _Lines, mode: Mode) -> list[Diagnostic]:
     found = []
-    lines = _Lines(data, mode)
     for line, kind, key, value, flags in lexed.events:
         if flags:
             if flags & lexer.F_MISSING_COLON:
@@ -339,6 +337,26 @@ def _rank_of(rule: Rule) -> int:
     return rank(rule.allow, rule.priority, rule.line)
 
 
+class _Pass(NamedTuple):
+    """What the linter's one reading of a body gives (DESIGN 4): each handler reads from it."""
+
+    lexed: lexer.Lexed  # the events of every line, from the tokenisation that built ``model``
+    model: Model  # for the group findings
+    lines: list[str]  # the lines as the mode reads them (cut): for columns
+    raw: list[str]  # the same lines uncut: for the lines a mode cuts
+
+
+def _read(data: bytes, mode: Mode) -> _Pass:
+    """Decode, split and tokenise ``data`` once; the model is built from the same events."""
+    source, bom = lexer.decode(data, mode)
+    raw = lexer.uncut_lines(source)
+    lines = lexer.cut_lines(raw, source, mode)
+    events: list[tuple[int, int, str, str, int]] = []
+    model = build_model_from_lines(lines, source.isascii(), bom, mode, events)
+    lexed = lexer.Lexed(events, bom, len(data), len(data) > lexer.SIZE_LIMIT, len(lines))
+    return _Pass(lexed, model, lines, raw)
+
+
 def lint(body: bytes | str, mode: str | Mode = "google", *, size: int | None = None) -> list[Diagnostic]:
     """All diagnostics for a robots.txt body, sorted by line then code. Pure; never raises for any content.
 
@@ -346,12 +364,11 @@ def lint(body: bytes | str, mode: str | Mode = "google", *, size: int | None = N
     """
     mode_rules = get_mode(mode)
     data = lexer.to_bytes(body)
-    lexed = lexer.lex(data, mode_rules)
-    model = build_model(data, mode_rules)
+    read = _read(data, mode_rules)
     found = (
-        _file_findings(data, lexed, mode_rules, len(data) if size is None else size)
-        + _event_findings(data, lexed, mode_rules)
-        + _group_findings(model, mode_rules)
+        _file_findings(data, read.lexed, read.raw, mode_rules, len(data) if size is None else size)
+        + _event_findings(read.lexed, _Lines(read.lines), mode_rules)
+        + _group_findings(read.model, mode_rules)
     )
     found.sort(key=lambda d: (d.line, d.code))
     return found

@@ -10,7 +10,8 @@ group when they stand in one (N2).
 fast path; every other line goes through :func:`robotrules.core.lexer.tokenize_line`, and
 the fast path gives the same result for the lines it takes (a property test pins that). Each
 rule is ranked and sorted into its match kind as it is read, so a group's
-:class:`~robotrules.core.matcher.RuleSet` is ready when the group closes.
+:class:`~robotrules.core.matcher.RuleSet` is ready when the group closes. The linter builds its
+model with :func:`build_model_from_lines` and keeps the events of that same pass.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from robotrules.core.modes import Mode
 from robotrules.core.pattern import google_escape, rfc_normalise_pattern
 from robotrules.core.rules import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Rule, make_rule, rank
 
-__all__ = ["Extension", "Group", "Merged", "Model", "build_model", "text"]
+__all__ = ["Extension", "Group", "Merged", "Model", "build_model", "build_model_from_lines", "text"]
 
 
 class Extension(NamedTuple):
@@ -137,8 +138,25 @@ def _index_html(pattern: str, line: int) -> tuple[int, str] | None:
 def build_model(body: bytes, mode: Mode) -> Model:
     """Read ``body`` (P1-P7, F9) into groups (G1, L1), sitemaps (N1) and other lines (N2). Never raises."""
     source, bom = lexer.decode(body, mode)
-    lines = lexer.split_lines(source, mode)
-    ascii_only = source.isascii()  # then a value without '%' is its own pattern (Google's escaping)
+    return build_model_from_lines(lexer.split_lines(source, mode), source.isascii(), bom, mode)
+
+
+def build_model_from_lines(
+    lines: list[str],
+    ascii_only: bool,
+    bom: int,
+    mode: Mode,
+    events: list[tuple[int, int, str, str, int]] | None = None,
+) -> Model:
+    """The model of a body already decoded and split: :func:`~robotrules.core.lexer.split_lines` of
+    :func:`~robotrules.core.lexer.decode`'s text, whether that text ``isascii()``, and its BOM's size.
+
+    When ``events`` is given, each line's event is appended to it as the line is tokenised, so
+    it ends as :func:`~robotrules.core.lexer.lex` would give them: the linter's one pass (DESIGN 4)
+    takes its line findings from the same tokenisation that built the model. Parsing passes
+    None and pays one test per line.
+    """
+    # ascii_only: then a value without '%' is its own pattern (Google's escaping).
     fast = lexer.fast_keys(mode)
     # The kind tests below rely on DISALLOW and ALLOW being the two lowest event kinds (lexer).
     blank_ends = mode.blank_line_ends_record
@@ -163,15 +181,22 @@ def build_model(body: bytes, mode: Mode) -> Model:
             if "#" in value:
                 value = value[: value.index("#")]
             value = value.strip(WS)
+            if events is not None:
+                events.append((n, kind, key, value, 0))  # what tokenize_line gives (fast_keys)
         elif not colon and (not line or line[0] == "#"):  # empty or comment-only line
-            if not line and blank_ends and current is not None:
-                groups.append(current.close(mode))
-                current = None
+            if not line and blank_ends:
+                if events is not None:
+                    events.append((n, BLANK, "", "", 0))
+                if current is not None:
+                    groups.append(current.close(mode))
+                    current = None
             continue
         else:
             event = lexer.tokenize_line(n, line, mode)
             if event is None:
                 continue
+            if events is not None:
+                events.append(event)
             kind, key, value = event[1], event[2], event[3]
 
         if kind <= ALLOW:  # DISALLOW or ALLOW

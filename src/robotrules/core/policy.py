@@ -57,6 +57,7 @@ from robotrules.core.lexer import SIZE_LIMIT
 
 __all__ = [
     "FETCHABLE_SCHEMES",
+    "SIZE_LIMIT",
     "Entry",
     "Failure",
     "Fetch",

@@ -43,7 +43,9 @@ cache file of the command line).
 
 from __future__ import annotations
 
+from robotrules.batch import engines as _engines
 from robotrules.spark._audit import AUDIT_SCHEMA, audit
+from robotrules.spark._engine import ENGINE as _ENGINE
 from robotrules.spark._entries import ENTRY_FIELDS, entries
 from robotrules.spark._frames import (
     bad_records_accumulator,
@@ -55,6 +57,8 @@ from robotrules.spark._frames import (
     write,
 )
 from robotrules.spark._rows import OUTPUT_SCHEMA, collect_rows, decide, run_job
+
+_engines.register("spark", _ENGINE)  # the entry point finds it too, without this import
 
 __all__ = [
     "AUDIT_SCHEMA",
@@ -73,3 +77,5 @@ __all__ = [
     "with_robots_url",
     "write",
 ]
+
+_engines.register("spark", _ENGINE)  # the entry point finds it as well, without this import

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from robotrules.batch.captures import Capture
 from robotrules.batch.decide import robots_url_of
+from robotrules.batch.sources import capture_of_row
 from robotrules.batch.warc import BadRecord
 from robotrules.errors import require
 
@@ -169,6 +170,10 @@ def _normalise(frame: DataFrame) -> DataFrame:
         body = F.coalesce(F.col("body"), F.lit(b"").cast("binary"))
     else:
         body = F.coalesce(F.encode(F.col("body").cast("string"), "UTF-8"), F.lit(b"").cast("binary"))
+    if "body_encoding" in names:  # base64 text, as in a table file (capture_of_row)
+        base64 = F.lower(F.trim(F.col("body_encoding").cast("string"))) == F.lit("base64")
+        body = F.when(base64, F.coalesce(F.unbase64(F.col("body").cast("string")), F.lit(b"").cast("binary"))) \
+            .otherwise(body)
     if "fetched_at" not in names:
         fetched: Column = F.lit(None).cast("double")
     elif isinstance(types["fetched_at"], T.TimestampType):
@@ -178,7 +183,7 @@ def _normalise(frame: DataFrame) -> DataFrame:
     error = F.coalesce(F.col("error").cast("string"), F.lit("")) if "error" in names else F.lit("")
     return frame.select(
         url.cast("string").alias("url"),
-        F.coalesce(F.col("status").cast("int"), F.lit(0)).alias("status"),
+        F.coalesce(F.col("status").cast("double").cast("int"), F.lit(0)).alias("status"),  # "503.0" too
         headers.alias("headers"),
         body.alias("body"),
         fetched.alias("fetched_at"),
@@ -228,10 +233,10 @@ def _captures_batch(pa: Any, rows: list[Capture]) -> Any:
 
 
 def capture_of(url: str, status: Any, headers: Any, body: Any, fetched_at: Any, error: Any) -> Capture:
-    """A capture from the values of one row of a :func:`captures_frame` (headers as JSON text)."""
-    parsed = json.loads(headers) if headers else {}
-    names = {str(k).lower(): str(v) for k, v in (parsed.items() if isinstance(parsed, dict) else ())}
-    return Capture(url, int(status or 0), names, bytes(body or b""), as_float(fetched_at), str(error or ""))
+    """A capture from the values of one row of a :func:`captures_frame` (headers as JSON text),
+    read as a table file's rows are (:func:`robotrules.batch.sources.capture_of_row`)."""
+    return capture_of_row({"url": url, "status": status, "headers": headers, "body": body,
+                           "fetched_at": as_float(fetched_at), "error": error}, f"captures of {url}")
 
 
 def as_float(value: Any) -> float | None:

@@ -15,7 +15,8 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from robotrules.batch.decide import COLUMNS, Governing, decide_row, governing
+from robotrules.answers import COLUMNS, Governing, arrow_schema, spark_schema
+from robotrules.batch.decide import decide_row, governing
 from robotrules.batch.sources import DamagedArchive
 from robotrules.batch.warc import BadRecord
 from robotrules.cache import Store
@@ -40,11 +41,8 @@ if TYPE_CHECKING:
 
 __all__ = ["OUTPUT_SCHEMA", "collect_rows", "decide", "run_job"]
 
-OUTPUT_SCHEMA = (
-    "url string, agent string, allowed boolean, line int, rule string, "
-    "robots_url string, robots_status int, reason string"
-)
-"""The Spark schema of :func:`decide`'s output: exactly :data:`robotrules.batch.decide.COLUMNS`."""
+OUTPUT_SCHEMA = spark_schema()
+"""The Spark schema of :func:`decide`'s output: exactly :data:`robotrules.answers.FIELDS`."""
 
 Judge = Callable[[str, Mapping[str, Any]], Governing]
 """Builds the Governing of a robots URL from the values of its row (by column name)."""
@@ -77,9 +75,7 @@ def _decider(judge: Judge, names: Sequence[str], policy: Policy, mode: str) -> A
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         pa: Any = require("pyarrow", "spark")
 
-        schema = pa.schema([("url", pa.string()), ("agent", pa.string()), ("allowed", pa.bool_()),
-                            ("line", pa.int32()), ("rule", pa.string()), ("robots_url", pa.string()),
-                            ("robots_status", pa.int32()), ("reason", pa.string())])
+        schema = arrow_schema(pa)
         key: str | None = None
         gov: Governing | None = None
         for batch in batches:

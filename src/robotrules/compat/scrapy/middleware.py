@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from scrapy.http import Request
     from typing_extensions import Self
 
-    from robotrules.client import CheckResult
+    from robotrules.answers import CheckResult
 
 __all__ = ["RobotsPolicyMiddleware"]
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy.robotstxt import RobotParser
 
-from robotrules.core.agents import user_agent_token
+from robotrules.answers import token_of
 from robotrules.core.modes import MODES
 from robotrules.core.robotstxt import RobotsTxt, parse
 
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 __all__ = ["RobotRulesParser", "robots_agent"]
 
-_TOKENS = 256  # agents remembered with their product token per parsed file; past it the memo starts over
 
 
 def text(value: str | bytes) -> str:
@@ -61,7 +60,6 @@ class RobotRulesParser(RobotParser):
     def __init__(self, robotstxt_body: bytes, spider: Spider | None = None, *, mode: str = "google") -> None:
         self.spider = spider
         self.robots: RobotsTxt = parse(robotstxt_body, mode=mode)
-        self._tokens: dict[str | bytes, str] = {}
 
     @classmethod
     def from_robotstxt(cls, robots: RobotsTxt, spider: Spider | None = None) -> Self:
@@ -82,12 +80,7 @@ class RobotRulesParser(RobotParser):
 
     def token(self, user_agent: str | bytes) -> str:
         """The product token matched for ``user_agent`` (a token, versioned name or whole header)."""
-        token = self._tokens.get(user_agent)
-        if token is None:
-            if len(self._tokens) >= _TOKENS:
-                self._tokens.clear()
-            token = self._tokens[user_agent] = user_agent_token(text(user_agent))
-        return token
+        return token_of(text(user_agent))
 
     def allowed(self, url: str | bytes, user_agent: str | bytes) -> bool:
         """Whether ``user_agent`` may fetch ``url`` (absolute, as Scrapy passes ``request.url``)."""

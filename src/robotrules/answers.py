@@ -1,0 +1,412 @@
+"""The answer, in one place: what governs a robots.txt URL, and a verdict in each of its forms.
+
+Every surface builds its answers from here, so a verdict reads the same everywhere: the client,
+the command line, the service and its page, the batch and Spark engines, the drop-ins::
+
+    Governing       what decides the URLs of one robots.txt: its rules, or a full allow or
+                    disallow (F2-F6), the HTTP status behind it and why; "unknown" when nothing
+                    is known of it (an archive without a capture)
+    RobotsState     a Governing as a client holds it, with its cache fields: the stored entry,
+                    hit / miss / shared, the copy's age, the failed refreshes, the store's state
+    CheckResult     one URL and agent answered by a client (a Decision when rules decided)
+    Verdict         one URL and agent for people: the agent as given, the product token matched,
+                    the deciding line as written, where the file came from; one sentence
+                    (explain) and one JSON form (to_dict)
+    COLUMNS, Row    the batch row, with the one declaration of its types (FIELDS) that the
+                    Arrow and Spark schemas are derived from
+    token_of        the product token of an agent (memoised: the one memo of every surface)
+    require_token   the one check that an agent names a crawler
+
+The core keeps comparing agents exactly as the reference does; the surfaces for people match on
+the product token (G3), through :func:`token_of`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from robotrules.core.agents import user_agent_token
+from robotrules.core.policy import Entry
+from robotrules.core.robotstxt import AgentRules, Decision, RobotsTxt
+
+__all__ = [
+    "COLUMNS",
+    "FIELDS",
+    "CacheState",
+    "CheckResult",
+    "Governing",
+    "Kind",
+    "LineTexts",
+    "RobotsState",
+    "Row",
+    "StoreState",
+    "Verdict",
+    "answer",
+    "arrow_schema",
+    "check_offline",
+    "from_result",
+    "require_token",
+    "sentence",
+    "spark_schema",
+    "state_dict",
+    "token_of",
+]
+
+Kind = Literal["rules", "allow", "disallow", "unknown"]
+"""What governs: the rules of a body (F2), everything allowed (F4, F6), everything disallowed
+(F5, F8), or nothing known (no capture of the robots.txt)."""
+
+CacheState = Literal["hit", "miss", "shared"]
+"""Where a client's copy came from: its cache, a fetch for this call, or a fetch made meanwhile
+by another caller or process."""
+
+StoreState = Literal["ok", "down", "probing"]
+"""The store's circuit breaker: "ok" (calls go through), "down" (bypassed after repeated
+failures, until the cool-down ends), "probing" (the cool-down is over: the next store call is
+a probe, and its success brings the store back)."""
+
+
+# -- agents ------------------------------------------------------------------------------------
+
+_TOKENS: dict[str, str] = {}
+_TOKENS_MOST = 4096  # agents remembered; past it the memo starts over
+_AGENT_MOST = 1024  # characters: a longer agent (a pasted header gone wrong) is never remembered
+
+
+def token_of(agent: str) -> str:
+    """The product token ``agent`` is matched on (RFC 9309 2.2.1, G3): a token, a versioned name
+    or a whole User-Agent header gives its first product token (``*`` stays ``*``; "" when it
+    names none). Memoised, bounded; safe from any thread. ``TypeError`` for a non-str."""
+    token = _TOKENS.get(agent)
+    if token is None:
+        if not isinstance(agent, str):
+            raise TypeError(f"user_agent must be str or a sequence of str, not {type(agent).__name__}")
+        token = user_agent_token(agent)
+        if len(agent) <= _AGENT_MOST:
+            if len(_TOKENS) >= _TOKENS_MOST:
+                _TOKENS.clear()
+            _TOKENS[agent] = token
+    return token
+
+
+def require_token(agent: str) -> str:
+    """The product token of ``agent``; ``ValueError`` in plain words when it names no crawler (no
+    letter, ``-`` or ``_``), so no group could name it. ``*`` is a crawler name here (every other)."""
+    token = token_of(agent)
+    if not token:
+        raise ValueError(f"{agent[:80]!r} names no crawler: a product token is made of letters, '-' and '_' "
+                         "(Googlebot, FooBot/1.2, or a whole User-Agent header)")
+    return token
+
+
+# -- what governs -------------------------------------------------------------------------------
+
+class LineTexts(dict[int, str]):
+    """Lines of a robots.txt as written, by number (0: ""), each read from its body when first asked for."""
+
+    __slots__ = ("robots",)
+
+    def __init__(self, robots: RobotsTxt | None) -> None:
+        super().__init__({0: ""})
+        self.robots = robots
+
+    def __missing__(self, line: int) -> str:
+        text = self[line] = self.robots.line_text(line) if self.robots is not None else ""
+        return text
+
+    def __reduce__(self) -> Any:
+        return (LineTexts, (self.robots,), None, None, iter(self.items()))
+
+
+class _Memo(dict[tuple[str, ...], AgentRules]):
+    """A cache that does not travel: it pickles as an empty one (made again where it is used)."""
+
+    def __reduce__(self) -> Any:
+        return (_Memo, ())
+
+
+@dataclass(frozen=True, slots=True)
+class Governing:
+    """What decides the URLs of one robots.txt (see the module): ``robots`` (its rules, when
+    ``kind`` is "rules") or a full allow or disallow, the HTTP ``status`` behind it (0: a network
+    failure or nothing known) and the ``reason``.
+
+    Two memos of values derived from ``robots`` (never of anything else) are made on first use:
+    :attr:`texts`, the deciding lines as written, and :meth:`rules_for`, the rules a tuple of
+    tokens obey; writing one twice writes the same value, so a Governing is safe to share.
+    """
+
+    robots_url: str
+    kind: Kind
+    status: int
+    reason: str
+    robots: RobotsTxt | None = field(default=None, repr=False)
+    _texts: LineTexts | None = field(default=None, init=False, compare=False, repr=False)
+    _rules: _Memo | None = field(default=None, init=False, compare=False, repr=False)
+
+    @property
+    def texts(self) -> LineTexts:
+        """Deciding lines as written, by number (0: ""), read from the body once each."""
+        texts = self._texts
+        if texts is None:
+            texts = LineTexts(self.robots)
+            object.__setattr__(self, "_texts", texts)
+        return texts
+
+    def rules_for(self, tokens: tuple[str, ...]) -> AgentRules | None:
+        """The rules ``tokens`` obey in :attr:`robots`, selected once per tuple of tokens (None: no rules)."""
+        if self.robots is None:
+            return None
+        memo = self._rules
+        if memo is None:
+            memo = _Memo()
+            object.__setattr__(self, "_rules", memo)
+        rules = memo.get(tokens)
+        if rules is None:
+            rules = memo[tokens] = self.robots.for_agents(tokens)
+        return rules
+
+    @property
+    def verdict(self) -> bool | None:
+        """The verdict on every URL when no rules decide: True (full allow), False (full
+        disallow), None (nothing known); meaningless when ``kind`` is "rules"."""
+        return None if self.kind == "unknown" else self.kind == "allow"
+
+
+@dataclass(frozen=True, slots=True)
+class RobotsState(Governing):
+    """What governs a robots.txt URL now, and why, as a client holds it (DESIGN 5).
+
+    ``kind``: "rules" (``robots`` decides), "allow" or "disallow" (everything, F4-F6).
+    ``status`` is the HTTP status behind it (0: network failure); ``age`` the seconds since the
+    deciding copy was fetched; ``cache`` "hit" (from cache), "miss" (fetched for this call) or
+    "shared" (fetched meanwhile by another caller or process); ``failures`` the current
+    streak of failed refreshes (C2). ``entry`` is the stored record. ``store`` is the client's
+    store breaker when the answer was given (:data:`StoreState`).
+    """
+
+    age: float = field(default=0.0, kw_only=True)
+    cache: CacheState = field(default="miss", kw_only=True)
+    failures: int = field(default=0, kw_only=True)
+    entry: Entry = field(kw_only=True, repr=False)
+    store: StoreState = field(default="ok", kw_only=True)
+
+    def __str__(self) -> str:
+        """One line for people: the robots.txt URL, what it means, why, and the cache state."""
+        return f"{self.robots_url}: {self.describe()}"
+
+    def describe(self) -> str:
+        """What governs, why, where the redirects ended, and the copy's cache state and age."""
+        what = {"rules": "its rules decide", "allow": "everything allowed", "disallow": "everything disallowed",
+                "unknown": "nothing known"}
+        parts = [f"{what[self.kind]} ({self.reason})"]
+        final = self.entry.final_url
+        if self.entry.redirects and final and final != self.robots_url:
+            hops = self.entry.redirects
+            parts.append(f"after {hops} redirect{'s' if hops != 1 else ''} to {final}")
+        parts.append(f"cache {self.cache}, age {_age(self.age)}")
+        if self.failures:
+            parts.append(f"{self.failures} failed refresh{'es' if self.failures != 1 else ''} in a row")
+        return "; ".join(parts)
+
+
+def _age(seconds: float) -> str:
+    """An age for people: 42s, 5m, 3h, 2d."""
+    if seconds < 120:
+        return f"{seconds:.0f}s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f}m"
+    if seconds < 172800:
+        return f"{seconds / 3600:.0f}h"
+    return f"{seconds / 86400:.0f}d"
+
+
+def state_dict(state: RobotsState) -> dict[str, Any]:
+    """The JSON form of a live robots.txt's state: URL, redirects, status, why, cache and age."""
+    entry = state.entry
+    return {
+        "robots_url": state.robots_url,
+        "final_url": entry.final_url or None,
+        "redirects": entry.redirects,
+        "kind": state.kind,
+        "status": state.status,
+        "reason": state.reason,
+        "cache": state.cache,
+        "age": round(state.age, 3),
+        "failures": state.failures,
+        "fetched_at": entry.fetched_at,
+        "expires_at": entry.expires_at,
+        "store": state.store,
+        "summary": state.describe(),
+    }
+
+
+# -- one URL, one agent --------------------------------------------------------------------------
+
+_GROUPS: dict[str | None, str] = {None: "no group applies", "*": "group 'user-agent: *'"}
+
+
+def sentence(allowed: bool, token: str, line: int, text: str, group: str | None, path: str, source: str,
+             full: str | None = None) -> str:
+    """The verdict as a sentence: who, which line as written (or why no line), which group."""
+    verdict = "allowed" if allowed else "disallowed"
+    who = f" for {token}" if token else ""
+    if full is not None:
+        return f"{verdict}{who}: {source} says {full} everything"
+    where = _GROUPS.get(group, f"group for {group!r}")
+    if not line:
+        return f"{verdict}{who}: no rule matches {path!r} ({where})"
+    return f"{verdict}{who} by line {line}: {text!r} ({where})"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """The answer for one URL and agent: ``allowed``, the deciding ``line`` (0: none) and why.
+
+    ``decision`` is the matcher's :class:`~robotrules.core.robotstxt.Decision` when rules decided,
+    None for a full allow or disallow; ``state`` says which robots.txt, fetched when, and how.
+    """
+
+    allowed: bool
+    line: int
+    decision: Decision | None
+    state: RobotsState
+    agent: str = ""
+    """The product token the answer was matched on (RFC 9309 2.2.1), taken from what the caller
+    passed: a token, a versioned name or a whole User-Agent header (several joined by ", ")."""
+
+    @property
+    def text(self) -> str:
+        """The deciding line as written in the file ("" when no rule decided)."""
+        return self.state.texts[self.line] if self.state.robots is not None and self.line else ""
+
+    def explain(self) -> str:
+        """One line for people: verdict, deciding line as written, and the robots.txt's state."""
+        d, s = self.decision, self.state
+        if d is None:
+            head = sentence(self.allowed, self.agent, 0, "", None, "", s.robots_url, s.kind)
+        else:
+            head = sentence(self.allowed, self.agent, self.line, self.text, d.agent, d.path, s.robots_url)
+        return f"{head} [{s}]"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One URL decided for one agent, with why, for people (DESIGN 5).
+
+    ``agent`` as given, ``token`` the product token matched on; ``line`` the deciding line's
+    number (0: none), ``text`` that line as written, ``kind`` "allow"/"disallow" (None: no rule);
+    ``group`` the group that applied ("*", a token, None: none); ``path`` what was matched;
+    ``source`` the robots.txt URL or the draft's name; ``state`` the live file's state (None for
+    a draft); ``full`` "allow"/"disallow" when the whole site is decided without rules (F3-F6).
+    """
+
+    url: str
+    agent: str
+    token: str
+    allowed: bool
+    line: int
+    text: str
+    kind: str | None
+    group: str | None
+    path: str
+    source: str
+    state: RobotsState | None = None
+    full: str | None = None
+
+    def sentence(self) -> str:
+        """The verdict in one sentence: verdict, token, deciding line as written, group."""
+        return sentence(self.allowed, self.token, self.line, self.text, self.group, self.path, self.source, self.full)
+
+    def explain(self) -> str:
+        """One line for people: :meth:`sentence`, and the live file's state."""
+        head = self.sentence()
+        return f"{head} [{self.state}]" if self.state is not None else head
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form shared by ``--json`` output and the service."""
+        return {
+            "url": self.url,
+            "agent": self.agent,
+            "token": self.token,
+            "allowed": self.allowed,
+            "line": self.line,
+            "text": self.text or None,
+            "kind": self.kind,
+            "group": self.group,
+            "path": self.path,
+            "source": self.source,
+            "full": self.full,
+            "robots": state_dict(self.state) if self.state is not None else None,
+            "explanation": self.explain(),
+        }
+
+
+def answer(state: RobotsState, url: str, tokens: str | tuple[str, ...]) -> CheckResult:
+    """The answer for ``url`` under ``state`` for ``tokens`` (product tokens already: one, or several
+    for G5), as a client's ``check`` gives it: the rules decide, else the state's full allow or disallow."""
+    shown = tokens if isinstance(tokens, str) else ", ".join(tokens)
+    if state.robots is not None:
+        decision = state.robots.check(url, tokens)
+        return CheckResult(decision.allowed, decision.line, decision, state, shown)
+    return CheckResult(state.kind == "allow", 0, None, state, shown)
+
+
+def from_result(result: CheckResult, url: str, agent: str) -> Verdict:
+    """The verdict of a live check (:meth:`RobotsClient.check`) of ``url`` for ``agent``."""
+    state = result.state
+    decision = result.decision
+    if decision is None:
+        return Verdict(url, agent, result.agent, result.allowed, 0, "", None, None, "", state.robots_url, state,
+                       full="allow" if result.allowed else "disallow")
+    rule = decision.rule
+    return Verdict(url, agent, result.agent, result.allowed, result.line, result.text,
+                   rule.kind if rule is not None else None, decision.agent, decision.path, state.robots_url, state)
+
+
+def check_offline(robots: RobotsTxt, url: str, agent: str, source: str) -> Verdict:
+    """Decide ``url`` for ``agent`` against a draft or a file read from disk (no status rules apply)."""
+    token = token_of(agent)
+    decision = robots.check(url, token)
+    rule = decision.rule
+    return Verdict(url, agent, token, decision.allowed, decision.line, robots.line_text(decision.line),
+                   rule.kind if rule is not None else None, decision.agent, decision.path, source)
+
+
+# -- the batch row ------------------------------------------------------------------------------
+
+FIELDS: tuple[tuple[str, Literal["string", "bool", "int32"]], ...] = (
+    ("url", "string"),
+    ("agent", "string"),
+    ("allowed", "bool"),
+    ("line", "int32"),
+    ("rule", "string"),
+    ("robots_url", "string"),
+    ("robots_status", "int32"),
+    ("reason", "string"),
+)
+"""The batch output's columns and their types, declared once: every engine, table format and
+schema (:func:`arrow_schema`, :func:`spark_schema`) follows it. ``allowed`` may be null."""
+
+COLUMNS: tuple[str, ...] = tuple(name for name, _ in FIELDS)
+"""The columns of every batch output, in order."""
+
+Row = tuple[str, str, "bool | None", int, str, str, int, str]
+"""One output row, in the order of :data:`COLUMNS`. ``allowed`` is None when nothing is known of
+the site (no capture of its robots.txt), the URL has no robots.txt (not http, https or ftp), or
+the row has no URL (an empty or missing cell: the row is kept, so that rows line up with the input)."""
+
+_SPARK_TYPES = {"string": "string", "bool": "boolean", "int32": "int"}
+
+
+def arrow_schema(pyarrow: Any) -> Any:
+    """The Arrow schema of :data:`FIELDS`, made with the ``pyarrow`` module given (an optional extra)."""
+    types = {"string": pyarrow.string, "bool": pyarrow.bool_, "int32": pyarrow.int32}
+    return pyarrow.schema([(name, types[kind]()) for name, kind in FIELDS])
+
+
+def spark_schema(fields: Sequence[tuple[str, str]] = FIELDS) -> str:
+    """The Spark DDL schema of ``fields`` (default :data:`FIELDS`): ``"url string, agent string, ..."``."""
+    return ", ".join(f"{name} {_SPARK_TYPES[kind]}" for name, kind in fields)

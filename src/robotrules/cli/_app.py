@@ -1,0 +1,155 @@
+"""The ``robotrules`` click group: its commands, exit codes, and how failures are shown.
+
+:func:`run` runs the group without click's standalone mode, so that every way out is decided
+here: a command's return value is the exit code; a usage error is one ``robotrules: error:``
+line and a hint; a person's bad input (raised as, or translated into,
+:class:`~robotrules.cli._errors.InputError` by the group) is one line and 2; Ctrl-C is one line
+and 130; a closed stdout (``| head``) ends quietly. Library warnings (a damaged cache moved
+aside, a failing store) are shown as ``robotrules: warning:`` lines on stderr.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+import click
+
+from robotrules._version import __version__
+from robotrules.cli._commands_audit import audit
+from robotrules.cli._commands_batch import batch
+from robotrules.cli._commands_check import check
+from robotrules.cli._commands_demo import demo
+from robotrules.cli._commands_diff import diff
+from robotrules.cli._commands_fetch import fetch, robots_url
+from robotrules.cli._commands_lint import lint
+from robotrules.cli._commands_serve import serve
+from robotrules.cli._commands_testing import test
+from robotrules.cli._errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_PIPE, Interrupted, PipeClosed, translate
+
+__all__ = ["cli", "run"]
+
+HELP = """robots.txt exactly as Google applies it: decide URLs, test drafts, lint, compare.
+
+Start with 'robotrules demo' (an example explained), then try your own files and sites.
+
+\b
+Exit codes:
+  0    all allowed (or as expected), no lint error, no change
+  1    some URL disallowed (check, test), some verdict not as expected
+       (test --expect), lint errors (lint), changes found (diff)
+  2    usage or input error: a missing or unreadable file, a bad URL,
+       an unusable cache, a bad option (one line on stderr)
+  130  interrupted (Ctrl-C)
+
+\b
+Every command has --help with examples, and --json for machine-readable output.
+"""
+
+
+class _Group(click.Group):
+    """A click group whose commands' exceptions become one-line errors (see :func:`translate`)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (click.exceptions.Exit, click.Abort, click.ClickException):
+            raise
+        except (Exception, KeyboardInterrupt) as exc:
+            translated = translate(exc)
+            if translated is None:
+                raise
+            raise translated from None
+
+
+@click.group(cls=_Group, help=HELP, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(__version__, "--version", "-V", prog_name="robotrules")
+def cli() -> None:
+    """The ``robotrules`` group; :func:`run` runs it and returns the command's exit code."""
+
+
+for _command in (check, test, lint, diff, fetch, robots_url, serve, demo, batch, audit):
+    cli.add_command(_command)
+
+
+class _StderrHandler(logging.Handler):
+    """The library's warnings as ``robotrules: warning: ...`` lines on stderr."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            message = record.getMessage().removeprefix("robotrules: ")
+            click.echo(f"robotrules: {record.levelname.lower()}: {message}", err=True)
+        except Exception:  # a logging handler must not raise
+            self.handleError(record)
+
+
+@contextmanager
+def _library_warnings() -> Iterator[None]:
+    handler = _StderrHandler(logging.WARNING)
+    logger = logging.getLogger("robotrules")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
+def _stdout_gone() -> int:
+    """stdout's reader left: point stdout at /dev/null so the final flush cannot fail, exit quietly."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file descriptor (tests): nothing to flush
+        pass
+    return EXIT_PIPE
+
+
+def _usage(exc: click.UsageError) -> int:
+    """A usage error in two lines at most: the message, and where to find help."""
+    no_args = getattr(click.exceptions, "NoArgsIsHelpError", None)
+    if no_args is not None and isinstance(exc, no_args):  # bare "robotrules": the help is what was wanted
+        click.echo(exc.format_message())
+        return EXIT_OK
+    message = " ".join(exc.format_message().split())
+    if (isinstance(exc, click.NoSuchOption) and exc.option_name in {"-r", "--robots"}
+            and exc.ctx is not None and exc.ctx.info_name == "check"):  # the old way to name a local file
+        message = ("check decides URLs against their sites' live robots.txt; "
+                   "to decide URLs against a local file, use: robotrules test FILE URL...")
+    click.echo(f"robotrules: error: {message}", err=True)
+    path = exc.ctx.command_path if exc.ctx is not None else "robotrules"
+    click.echo(f"Try '{path} --help' for help.", err=True)
+    return EXIT_INPUT
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the command line ``argv`` (default ``sys.argv[1:]``) and return its exit code."""
+    with _library_warnings():
+        try:
+            code = cli.main(args=list(argv) if argv is not None else None, prog_name="robotrules",
+                            standalone_mode=False)
+            sys.stdout.flush()
+        except click.UsageError as exc:
+            return _usage(exc)
+        except PipeClosed:
+            return _stdout_gone()
+        except Interrupted:
+            click.echo("robotrules: interrupted", err=True)
+            return EXIT_INTERRUPTED
+        except click.ClickException as exc:
+            click.echo(f"robotrules: error: {exc.format_message()}", err=True)
+            return exc.exit_code
+        except click.Abort:  # Ctrl-C or end of input while click was parsing
+            click.echo("robotrules: interrupted", err=True)
+            return EXIT_INTERRUPTED
+        except BrokenPipeError:
+            return _stdout_gone()
+        except SystemExit as exc:  # a library (uvicorn) that exits on its own
+            if exc.code is None or isinstance(exc.code, int):
+                return exc.code or EXIT_OK
+            click.echo(f"robotrules: error: {exc.code}", err=True)
+            return EXIT_INPUT
+    return code if isinstance(code, int) else EXIT_OK

@@ -1,0 +1,99 @@
+"""``robotrules check``: decide live URLs, each against its site's robots.txt, through the cache.
+
+Each URL is decided for each agent against the robots.txt that governs it (fetched with
+Google's status rules, F1-F8, and kept in the shared cache, C1-C3), and shown with why: the
+deciding line as written, its group, the robots.txt URL, its status, the redirects followed, and
+the cache state and age. Results stream: one verdict (or JSON object) per URL and agent as soon
+as it is known. A URL that cannot be checked is an error line; the run goes on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from robotrules.cli import _options as options
+from robotrules.cli._errors import EXIT_FOUND, EXIT_INPUT, EXIT_OK, InputError
+from robotrules.cli._fetching import Fetching, decide
+from robotrules.cli._output import Output, verdict_lines
+from robotrules.cli._sources import url_list
+from robotrules.errors import BlockedAddress, InvalidURL
+
+__all__ = ["check"]
+
+HELP = """Decide live URLs for crawlers, each against its site's robots.txt.
+
+Fetches each site's robots.txt as Google does (through the shared cache) and shows, for each
+URL and agent, the verdict and why: the deciding line as written, its group, the robots.txt
+URL, its status, redirects followed, and the cache state and age.
+
+URLs come from the arguments (- reads standard input), from --urls FILE, or from standard
+input (one per line) when no URL is given and standard input is not a terminal.
+
+Exit code: 0 all allowed, 1 some URL disallowed, 2 a usage or input error (such as a URL
+without a host; the other URLs are still checked).
+
+\b
+Examples:
+  robotrules check -a Googlebot https://example.com/private/x https://example.com/
+  robotrules check -a 'FooBot/1.2' --json --urls urls.txt > verdicts.jsonl
+  cat urls.txt | robotrules check --refresh
+"""
+
+
+@click.command("check", help=HELP, short_help="Decide live URLs against their sites' robots.txt.")
+@click.argument("urls", nargs=-1, metavar="[URL]...")
+@options.urls_option
+@options.agent_option
+@options.fetch_options
+@options.mode_option
+@options.output_options
+@options.progress_option
+def check(urls: tuple[str, ...], urls_file: str | None, agent: tuple[str, ...], **params: Any) -> int:
+    """Exit code 2 when any URL could not be checked, else 1 when any verdict is a disallow."""
+    out = options.output(params)
+    fetching = options.fetching(params)
+    agents = options.agents(agent, params["user_agent"])
+    items, length = url_list(urls, urls_file, stdin=True)
+    if length == 0:
+        raise click.UsageError("no URLs to check: give them as arguments, with --urls FILE, or on standard input")
+    try:
+        code, seen = _run(out, fetching, items, length, agents)
+    finally:
+        fetching.close()
+    if not seen:
+        raise InputError("no URLs to check: the list was empty")
+    return code
+
+
+def _run(out: Output, fetching: Fetching, items: Any, length: int | None, agents: tuple[str, ...]) -> tuple[int, int]:
+    code = EXIT_OK
+    seen = 0
+    with out.progressing(items, length, "checking") as progress:
+        for url in progress:
+            seen += 1
+            try:
+                state = fetching.state(url)
+            except (InvalidURL, BlockedAddress) as exc:
+                code = EXIT_INPUT
+                _failed(out, url, str(exc))
+                continue
+            for name in agents:
+                verdict = decide(state, url, name)
+                if not verdict.allowed:
+                    code = max(code, EXIT_FOUND)
+                if out.as_json:
+                    out.json(verdict.to_dict())
+                else:
+                    for line in verdict_lines(out, verdict):
+                        out.echo(line)
+    return code, seen
+
+
+def _failed(out: Output, url: str, message: str) -> None:
+    """A URL that cannot be checked: an error line, and in JSON an object saying so (so a reader
+    of the stream can pair every input URL with an answer)."""
+    out.error(message)
+    if out.as_json:
+        out.json({"url": url, "error": message})

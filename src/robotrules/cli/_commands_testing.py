@@ -1,0 +1,177 @@
+"""``robotrules test``: decide URLs against one robots.txt (a local draft or a live file), and
+optionally hold them to expected verdicts, so a site's CI can guard its important pages.
+
+The robots.txt is a file, ``-`` (standard input) or a URL (the live file that governs it,
+through the client and its cache: a site without one allows everything, F4; one that answers
+5xx disallows everything, F5 - the header line says so). URLs may be absolute or paths starting
+with "/". ``--expect allowed|disallowed`` applies to every URL given as an argument, with
+``--urls`` or on stdin; ``--expect-file`` lists ``allow URL`` / ``disallow URL`` lines for mixed
+expectations. With any expectation, the exit code is 1 only when some verdict differs from its
+expectation (an expected disallow is a success); without, 1 when any URL is disallowed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+import click
+
+from robotrules.answers import Verdict, check_offline
+from robotrules.cli import _options as options
+from robotrules.cli._errors import EXIT_FOUND, EXIT_INPUT, EXIT_OK, InputError
+from robotrules.cli._fetching import Fetching, decide
+from robotrules.cli._output import Output, agent_label, verdict_lines
+from robotrules.cli._sources import STDIN, is_url, read_expectations, read_local, url_list
+from robotrules.core.robotstxt import parse
+from robotrules.errors import BlockedAddress, InvalidURL
+from robotrules.hosts import check_url
+
+__all__ = ["test"]
+
+HELP = """Decide URLs against one robots.txt: a local draft, standard input (-) or a live URL.
+
+URLs may be full URLs or paths starting with '/'. They come from the arguments (- reads
+standard input), from --urls FILE, or from standard input when none is given (and the
+robots.txt is not read from it).
+
+With --expect, every URL must get that verdict; with --expect-file, each line says
+'allow URL' or 'disallow URL'. Each verdict that differs is reported, so a site's CI can guard
+its important pages before a new robots.txt goes live.
+
+Exit code: 0 all as expected (without expectations: all allowed), 1 some verdict not as
+expected (without expectations: some URL disallowed), 2 a usage or input error.
+
+\b
+Examples:
+  robotrules test robots.txt -a Googlebot /private/x /products/
+  robotrules test robots.txt -a Googlebot --expect allowed --urls important-pages.txt
+  robotrules test robots.txt --expect-file expectations.txt
+  robotrules test https://example.com/ -a bingbot /search
+"""
+
+_Decide = Callable[[str, str], Verdict]
+
+
+@click.command("test", help=HELP, short_help="Decide URLs against a local or live robots.txt, with expectations.")
+@click.argument("source", metavar="ROBOTS_FILE|URL|-")
+@click.argument("urls", nargs=-1, metavar="[URL]...")
+@options.urls_option
+@options.agent_option
+@click.option("--expect", type=click.Choice(["allowed", "disallowed"]), default=None,
+              help="The verdict every URL (from the arguments, --urls or standard input) must get.")
+@click.option("--expect-file", "expect_file", metavar="FILE", default=None,
+              help="Lines 'allow URL' or 'disallow URL': the verdict each URL must get ('-': standard input).")
+@options.fetch_options
+@options.mode_option
+@options.output_options
+@options.progress_option
+def test(source: str, urls: tuple[str, ...], urls_file: str | None, agent: tuple[str, ...], expect: str | None,
+         expect_file: str | None, **params: Any) -> int:
+    """Exit code 2 on an input error, else 1 when a verdict is not as expected (or, with no
+    expectation, disallowed), else 0."""
+    out = options.output(params)
+    fetching = options.fetching(params)
+    agents = options.agents(agent, params["user_agent"])
+    stdin_taken = [name for name, value in (("the robots.txt", source), ("--urls", urls_file),
+                                             ("the URL list", STDIN if STDIN in urls else None),
+                                             ("--expect-file", expect_file)) if value == STDIN]
+    if len(stdin_taken) > 1:
+        raise click.UsageError(f"standard input can be read once: {' and '.join(stdin_taken)} both ask for it")
+    try:
+        judge, header = _robots(source, fetching, params["mode"])
+        expected = read_expectations(expect_file) if expect_file is not None else []
+        items, length = url_list(urls, urls_file, stdin=source != STDIN and expect_file is None)
+        if length == 0 and not expected:
+            raise click.UsageError("no URLs to test: give them as arguments, with --urls FILE, --expect-file FILE, "
+                                   "or on standard input")
+        if not out.as_json:
+            out.echo(header)
+        work = _with_expectations(items, expect, expected)
+        total = None if length is None else length + len(expected)
+        code, seen, decided, mismatches = _run(out, judge, work, total, agents)
+    finally:
+        fetching.close()
+    if not seen:
+        raise InputError("no URLs to test: the list was empty")
+    for verdict, wanted in mismatches:
+        out.echo(f"robotrules: not as expected: {verdict.url} for {agent_label(verdict)}: expected {wanted}, "
+                 f"got {'allowed' if verdict.allowed else 'disallowed'} ({_why(verdict)})", err=True)
+    if mismatches and not out.as_json:
+        out.echo(f"{len(mismatches)} of {decided} verdicts not as expected", err=True)
+    return code
+
+
+def _why(verdict: Verdict) -> str:
+    """What decided, in a few words: the line as written, no rule, or the live file's status."""
+    if verdict.full is not None:
+        return f"{verdict.source} says {verdict.full} everything"
+    return f"by line {verdict.line}: {verdict.text!r}" if verdict.line else "no rule matched"
+
+
+def _robots(source: str, fetching: Fetching, mode: str) -> tuple[_Decide, str]:
+    """How to decide a URL for an agent, and a header line saying which robots.txt decides."""
+    if is_url(source):
+        state = fetching.state(source)
+        return (lambda url, agent: decide(state, url, agent)), f"robots.txt: {state}"
+    local = read_local(source)
+    robots = parse(local.body, mode=mode)
+    header = f"robots.txt: {local.name} ({robots.size} bytes{', empty: everything allowed' if not robots.size else ''})"
+    return (lambda url, agent: check_offline(robots, url, agent, local.name)), header
+
+
+def _with_expectations(items: Iterable[str], expect: str | None,
+                       listed: list[tuple[str, str]]) -> Iterator[tuple[str, str | None]]:
+    for url in items:
+        yield url, expect
+    yield from listed
+
+
+def _run(out: Output, judge: _Decide, work: Iterable[tuple[str, str | None]], total: int | None,
+         agents: tuple[str, ...]) -> tuple[int, int, int, list[tuple[Verdict, str]]]:
+    """Decide and show each URL for each agent: (exit code, URLs seen, verdicts, mismatches)."""
+    code = EXIT_OK
+    seen = decided = 0
+    any_expected = False
+    mismatches: list[tuple[Verdict, str]] = []
+    disallowed = False
+    failed = False
+    with out.progressing(work, total, "testing") as progress:
+        for url, expected in progress:
+            seen += 1
+            try:
+                check_url(url, paths=True)  # the one URL check of every command
+            except InvalidURL as exc:
+                failed = True
+                message = str(exc)
+                out.error(message)
+                if out.as_json:
+                    out.json({"url": url, "error": message})
+                continue
+            for name in agents:
+                try:
+                    verdict = judge(url, name)
+                except (InvalidURL, BlockedAddress) as exc:
+                    failed = True
+                    out.error(str(exc))
+                    break
+                decided += 1
+                disallowed = disallowed or not verdict.allowed
+                if expected is not None:
+                    any_expected = True
+                    if (expected == "allowed") != verdict.allowed:
+                        mismatches.append((verdict, expected))
+                if out.as_json:
+                    data = verdict.to_dict()
+                    if expected is not None:
+                        data["expected"] = expected
+                        data["as_expected"] = (expected == "allowed") == verdict.allowed
+                    out.json(data)
+                else:
+                    for line in verdict_lines(out, verdict, expected):
+                        out.echo(line)
+    if failed:
+        code = EXIT_INPUT
+    elif mismatches or (not any_expected and disallowed):
+        code = EXIT_FOUND
+    return code, seen, decided, mismatches

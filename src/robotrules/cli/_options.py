@@ -1,0 +1,180 @@
+"""The options several ``robotrules`` commands share, defined once: agents, output, fetching.
+
+Each helper is a decorator adding a few click options; :func:`fetching`, :func:`output` and
+:func:`agents` turn the parsed values into the objects the commands use, checking what click
+cannot (conflicting cache options, an empty agent, a timeout that is not a positive number).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from robotrules.answers import require_token, token_of
+from robotrules.cli._fetching import Fetching
+from robotrules.cli._output import Output, resolve_color
+from robotrules.core.modes import MODES
+
+__all__ = [
+    "agent_option",
+    "agents",
+    "fetch_options",
+    "fetching",
+    "index_option",
+    "index_path",
+    "mode_option",
+    "output",
+    "output_options",
+    "progress_option",
+    "skip_bad_records_option",
+    "urls_option",
+]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _stack(*decorators: Callable[[_F], _F]) -> Callable[[_F], _F]:
+    def apply(function: _F) -> _F:
+        for decorator in reversed(decorators):
+            function = decorator(function)
+        return function
+
+    return apply
+
+
+def positive_seconds(ctx: click.Context, param: click.Parameter, value: float) -> float:
+    """A click callback: a time limit must be a finite number of seconds greater than 0."""
+    if not (math.isfinite(value) and value > 0):
+        raise click.BadParameter(f"must be a number of seconds greater than 0, not {value:g}", ctx, param)
+    return value
+
+
+def positive_count(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    """A click callback: an optional count (``--processes``) must be at least 1."""
+    if value is not None and value < 1:
+        raise click.BadParameter(f"must be at least 1, not {value}", ctx, param)
+    return value
+
+
+agent_option = click.option(
+    "--agent", "-a", "agent", multiple=True, metavar="AGENT",
+    help="The crawler to decide for (repeatable): a product token (Googlebot), a versioned name "
+         "(FooBot/1.2) or a whole User-Agent header; matched on its product token. "
+         "Default: the token of --user-agent, else '*'.",
+)
+
+mode_option = click.option(
+    "--mode", type=click.Choice(sorted(MODES)), default="google", show_default=True,
+    help="How to read robots.txt files: as Google does, as RFC 9309 says, or as the 1994 standard.",
+)
+
+output_options = _stack(
+    click.option("--json", "as_json", is_flag=True, help="Machine-readable JSON output."),
+    click.option("--color/--no-color", "color", default=None,
+                 help="Colour the output (default: only on a terminal, and not when NO_COLOR is set)."),
+)
+
+progress_option = click.option(
+    "--progress/--no-progress", "progress", default=None,
+    help="A progress bar on stderr (default: when stderr is a terminal and the results go to a file or pipe).",
+)
+
+def engine_options(processes_default: str) -> Callable[[_F], _F]:
+    """``--engine`` and ``--processes`` of the commands that run on either engine (batch, audit);
+    ``processes_default`` says what the local engine uses when ``--processes`` is not given."""
+    return _stack(
+        click.option("--engine", type=click.Choice(["local", "spark"]), default="local", show_default=True,
+                     help="local: all cores of this machine; spark: Apache Spark in local mode (captures read, "
+                          "or robots.txt fetched live, by its executors)."),
+        click.option("--processes", type=int, default=None, callback=positive_count, metavar="N",
+                     help=f"Worker processes of the local engine [default: {processes_default}]."),
+    )
+
+
+index_option = click.option(
+    "--index", "index", metavar="PATH", default=None,
+    help="Keep an index of the --robots captures on disk at PATH (one SQLite file) and reuse it while "
+         "those files are unchanged, so later runs start at once. Default: the captures are held in "
+         "memory, or in a temporary index when the files hold more than 128 MiB.",
+)
+
+
+def index_path(params: dict[str, Any], robots: tuple[str, ...], engine: str = "local") -> str | None:
+    """The ``--index`` path of a command, after checking it goes with ``--robots`` and the local engine."""
+    index: str | None = params.get("index")
+    if index is None:
+        return None
+    if index == "":
+        raise click.BadParameter("the index path is empty", param_hint="'--index'")
+    if not robots:
+        raise click.UsageError("--index keeps an index of the --robots captures: give --robots too")
+    if engine != "local":
+        raise click.UsageError("--index is for the local engine: Spark reads the captures itself")
+    return index
+
+
+skip_bad_records_option = click.option(
+    "--skip-bad-records", "skip_bad_records", is_flag=True,
+    help="Go on when a --robots archive is damaged (a file cut short, a corrupt gzip member): skip the "
+         "damaged records, read the rest, and count them in the summary (and the report). Default: a "
+         "damaged archive is an error naming the file and the byte where the damage starts.",
+)
+"""``--skip-bad-records`` of the commands that read crawl archives (batch, audit)."""
+
+
+urls_option = click.option(
+    "--urls", "urls_file", metavar="FILE", default=None,
+    help="Read URLs from FILE, one per line ('#' comments and blank lines skipped); '-' for standard input.",
+)
+
+fetch_options = _stack(
+    click.option("--cache", "cache", metavar="PATH", default=None,
+                 help="The SQLite cache file shared by every run [default: $ROBOTRULES_CACHE, else "
+                      "robotrules/robots.sqlite3 in the user cache directory]."),
+    click.option("--no-cache", "no_cache", is_flag=True, help="Keep fetched files in memory for this run only."),
+    click.option("--redis", "redis", metavar="URL", default=None,
+                 help="Share the cache in Redis instead (redis://host:6379/0)."),
+    click.option("--refresh", is_flag=True, help="Fetch each robots.txt again, even when the cached copy is fresh."),
+    click.option("--timeout", type=float, default=30.0, show_default=True, callback=positive_seconds,
+                 metavar="SECONDS", help="The time limit of one robots.txt fetch, redirects included (> 0)."),
+    click.option("--user-agent", "user_agent", metavar="HEADER", default=None,
+                 help="The User-Agent header of the robots.txt requests."),
+)
+
+
+def fetching(params: dict[str, Any]) -> Fetching:
+    """The :class:`Fetching` of a command's fetch options (and ``mode``), after checking they agree."""
+    chosen = [name for name, given in (("--cache", params["cache"] is not None), ("--no-cache", params["no_cache"]),
+                                       ("--redis", params["redis"] is not None)) if given]
+    if len(chosen) > 1:
+        raise click.UsageError(f"{' and '.join(chosen)} cannot be used together: choose one cache")
+    if params["cache"] == "":
+        raise click.BadParameter("the cache path is empty", param_hint="'--cache'")
+    return Fetching(cache=params["cache"], no_cache=params["no_cache"], redis=params["redis"],
+                    refresh=params["refresh"], timeout=params["timeout"], user_agent=params["user_agent"],
+                    mode=params.get("mode", "google"))
+
+
+def output(params: dict[str, Any]) -> Output:
+    """The :class:`Output` of a command's ``--json``, ``--color`` and ``--progress`` options."""
+    return Output(as_json=params.get("as_json", False), color=resolve_color(params.get("color")),
+                  progress=params.get("progress"))
+
+
+def agents(given: tuple[str, ...], user_agent: str | None) -> tuple[str, ...]:
+    """The agents to decide for: as given, else the token of the ``--user-agent`` header, else ``*``."""
+    for agent in given:
+        try:
+            require_token(agent)  # the one agent check of every surface
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="'--agent'") from None
+    if given:
+        return tuple(dict.fromkeys(given))
+    if user_agent:
+        token = token_of(user_agent)
+        if token:
+            return (token,)
+    return ("*",)

@@ -1,0 +1,122 @@
+"""How the ``robotrules`` command writes: text or JSON, colour on a terminal only, progress bars.
+
+Results go to stdout, one line (or one JSON object) as soon as each is known, so a run over
+thousands of URLs streams; errors and notes go to stderr. Colour is used only when stdout is a
+terminal (click strips it otherwise), never when ``NO_COLOR`` is set, and as ``--color`` or
+``--no-color`` say when given. A progress bar is drawn on stderr when stderr is a terminal and
+the results go elsewhere (a file or a pipe): on a terminal the streaming results are the progress.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import click
+
+from robotrules.answers import Verdict
+
+__all__ = ["Output", "resolve_color", "verdict_lines"]
+
+_T = TypeVar("_T")
+
+_LABEL_WIDTH = len("DISALLOWED")
+INDENT = "    "
+
+
+def resolve_color(flag: bool | None) -> bool | None:
+    """``--color``/``--no-color`` when given, else off under ``NO_COLOR``, else None: click
+    colours only a terminal."""
+    if flag is not None:
+        return flag
+    if os.environ.get("NO_COLOR"):
+        return False
+    return None
+
+
+def _isatty(stream: Any) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError, OSError):  # a closed or pseudo stream
+        return False
+
+
+@dataclass
+class Output:
+    """Where and how one command writes. ``color`` as :func:`resolve_color` gives it; ``progress``
+    None for automatic (see the module), True or False to force it (never drawn off a terminal)."""
+
+    as_json: bool = False
+    color: bool | None = None
+    progress: bool | None = None
+
+    def echo(self, text: str = "", *, err: bool = False) -> None:
+        """One line of text (flushed at once, so results stream)."""
+        click.echo(text, err=err, color=self.color)
+
+    def style(self, text: str, **styles: Any) -> str:
+        """``text`` with ANSI styles; stripped again by :meth:`echo` when colour is off."""
+        return click.style(text, **styles)
+
+    def json(self, data: Any) -> None:
+        """One JSON document on one line (JSON Lines when called per result)."""
+        click.echo(json.dumps(data), color=False)
+
+    def error(self, message: str) -> None:
+        """``robotrules: error: ...`` on stderr (the run goes on; the exit code says it)."""
+        click.echo(f"robotrules: error: {message}", err=True, color=False)
+
+    def note(self, message: str) -> None:
+        """``robotrules: note: ...`` on stderr: something worth knowing that is not a result."""
+        click.echo(f"robotrules: note: {message}", err=True, color=False)
+
+    def write_bytes(self, data: bytes) -> None:
+        """Raw bytes on stdout, exactly (``fetch --body``)."""
+        sys.stdout.flush()
+        stream = sys.stdout.buffer
+        stream.write(data)
+        stream.flush()
+
+    def show_progress(self) -> bool:
+        """Whether a progress bar is drawn: stderr is a terminal, and stdout is not (or forced)."""
+        if not _isatty(sys.stderr):
+            return False
+        return self.progress if self.progress is not None else not _isatty(sys.stdout)
+
+    @contextmanager
+    def progressing(self, items: Iterable[_T], length: int | None, label: str) -> Iterator[Iterable[_T]]:
+        """``items``, with a progress bar on stderr while they are consumed when :meth:`show_progress`."""
+        if not self.show_progress():
+            yield items
+            return
+        with click.progressbar(items, length=length, label=label, file=sys.stderr, color=self.color) as bar:
+            yield bar
+
+
+def agent_label(verdict: Verdict) -> str:
+    """The agent as given, and the product token it was matched on when that differs."""
+    return verdict.agent if verdict.agent == verdict.token else f"{verdict.agent} -> {verdict.token}"
+
+
+def verdict_lines(out: Output, verdict: Verdict, expected: str | None = None) -> list[str]:
+    """A verdict for people: ``ALLOWED``/``DISALLOWED``, the URL, the agent (-> token), then,
+    indented, why: the deciding line as written and its group, and for a live file its URL,
+    status, redirects, cache state and age. With ``expected`` ("allowed"/"disallowed"), whether
+    the verdict is that."""
+    word = "ALLOWED" if verdict.allowed else "DISALLOWED"
+    head = out.style(word.ljust(_LABEL_WIDTH), fg="green" if verdict.allowed else "red", bold=True)
+    line = f"{head}  {verdict.url}  {agent_label(verdict)}"
+    if expected is not None:
+        if (expected == "allowed") == verdict.allowed:
+            line += "  " + out.style("(as expected)", dim=True)
+        else:
+            line += "  " + out.style(f"MISMATCH: expected {expected}", fg="red", bold=True)
+    lines = [line, INDENT + verdict.sentence()]
+    if verdict.state is not None:
+        lines.append(INDENT + str(verdict.state))
+    return lines

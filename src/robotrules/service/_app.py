@@ -1,0 +1,206 @@
+"""The service as an app: :func:`create_app` puts the parts together; :func:`run` serves it.
+
+"May this agent fetch this URL?" over HTTP, and the web tester's API. The parts::
+
+    edge        deadline, cancellation when the client leaves, body limit, metrics   (_edge)
+    routes      one module-level handler per endpoint                                 (_routes)
+    live        live checks: screen, cached first, loads through the fetch gate       (_live)
+    drafts      texts a request carries: verdicts, lint, diff, cancellable            (_drafts)
+    admission   the fetch and work gates, with bounded queues                        (_admission)
+    settings    every option and limit                                                (settings)
+    server      uvicorn with the request-head timer and the connection limit          (_server)
+
+Endpoints::
+
+    GET  /v1/check?url=U&agent=A...   live verdicts (the robots.txt fetched and cached as Google does)
+    POST /v1/check                    {"urls": [...], "agents": [...]}: every URL for every agent
+    GET  /v1/robots?url=U             the cached robots.txt governing U: state, body, sitemaps
+    POST /v1/test                     verdicts against a draft robots.txt, and its lint findings
+    POST /v1/lint                     lint findings of a robots.txt text
+    POST /v1/diff                     what changes between two versions (texts or live URLs)
+    GET  /v1/agents                   the crawler registry (robotrules.crawlers)
+    GET  /healthz, /metrics           liveness with the store's state; Prometheus metrics
+    GET  /openapi.json                the API's description (/docs and /redoc only with docs=True)
+    GET  /, /static/*                 the web page, when its files are installed
+
+Every error is ``{"error": {"code", "message"}}`` (:mod:`robotrules.service._errors`). The
+private-address guard (``allow_private=False``, the default) makes the client refuse robots.txt
+hosts that resolve to loopback, private, link-local or metadata addresses (403; an address
+literal before any lookup) and redirect hops to them (answered as a redirect leading nowhere:
+full allow, F3).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import asdict, replace
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.routing import APIRoute
+from fastapi.staticfiles import StaticFiles
+
+from robotrules._version import __version__
+from robotrules.cache import SQLiteStore, Store, default_path
+from robotrules.client import AsyncRobotsClient
+from robotrules.core.policy import Policy
+from robotrules.fetch import DEFAULT_USER_AGENT, AddressPolicy
+from robotrules.service._admission import Gates
+from robotrules.service._edge import Edge
+from robotrules.service._errors import JSON, install
+from robotrules.service._live import Live
+from robotrules.service._metrics import Metrics
+from robotrules.service._routes import STATIC_DIR, router
+from robotrules.service.settings import Settings
+
+__all__ = ["STATIC_DIR", "Settings", "create_app", "from_env", "run"]
+
+
+def create_app(
+    *,
+    store: Store | None = None,
+    client: AsyncRobotsClient | None = None,
+    addresses: AddressPolicy | None = None,
+    settings: Settings | None = None,
+    **options: Any,
+) -> FastAPI:
+    """The service as an ASGI app (FastAPI); run it with uvicorn (or :func:`run`).
+
+    ``settings``: a :class:`Settings`; ``options``: any of its fields, over it (``allow_private``,
+    ``user_agent``, ``fetch_timeout``, ``deadline``, ``max_urls``, ``max_agents``,
+    ``max_checks``, ``max_hosts``, ``max_body``, ``max_url_length``, ``fetches``,
+    ``fetches_per_request``, ``work``, ``queue``, ``docs``; see :mod:`robotrules.service.settings`
+    for what each bounds). One :class:`~robotrules.AsyncRobotsClient` serves every request:
+    ``client`` if given (not closed at shutdown), else one made at startup and closed at
+    shutdown, with ``store`` (default: a :class:`~robotrules.SQLiteStore` at
+    :func:`robotrules.cache.default_path`, made and closed here), ``user_agent`` for its
+    robots.txt requests, and ``Policy(public_addresses_only=not allow_private,
+    fetch_timeout=fetch_timeout)``. ``addresses``: an :class:`~robotrules.fetch.AddressPolicy`
+    for that client (to permit an internal network, or for tests).
+    """
+    settings = replace(settings or Settings(), **options)
+    service = Live(settings, Metrics(), Gates.of(settings.fetches, settings.work, settings.queue))
+    service.metrics.watch(service.gates)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        if client is not None:
+            service.client = client
+            yield
+            return
+        own_store = store if store is not None else SQLiteStore(default_path())
+        policy = Policy(public_addresses_only=not settings.allow_private, fetch_timeout=settings.fetch_timeout)
+        made = AsyncRobotsClient(own_store, user_agent=settings.user_agent or DEFAULT_USER_AGENT, policy=policy,
+                                 addresses=addresses)
+        service.client = made
+        try:
+            yield
+        finally:
+            service.client = None
+            await made.aclose()
+            if store is None:
+                own_store.close()
+
+    app = FastAPI(
+        title="robotrules",
+        version=__version__,
+        summary="robots.txt exactly as Google applies it: live verdicts, drafts, lint and diffs.",
+        description=_description(settings),
+        lifespan=lifespan,
+        default_response_class=JSON,
+        docs_url="/docs" if settings.docs else None,
+        redoc_url="/redoc" if settings.docs else None,
+    )
+    app.state.live = service
+    install(app, service.metrics.refused)
+    paths: set[str] = set()
+    app.add_middleware(Edge, metrics=service.metrics, max_body=settings.max_body, deadline=settings.deadline,
+                       paths=paths, work=service.gates.work)
+    app.include_router(router)
+    if os.path.isdir(STATIC_DIR):
+        app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+    paths.update(route.path for route in (*app.routes, *router.routes) if isinstance(route, APIRoute))
+    return app
+
+
+def _description(settings: Settings) -> str:
+    return (
+        "Every verdict names the deciding line of the robots.txt. Live checks fetch and cache each site's "
+        "robots.txt with Google's status and caching rules. Errors are "
+        '`{"error": {"code": "...", "message": "..."}}`: 400 for a body that cannot be read as JSON, 422 for JSON '
+        "of the wrong shape.\n\n"
+        f"**Limits.** Each request has a deadline of {settings.deadline:g} seconds: past it, its work is cancelled "
+        "and it is answered 503 `deadline_exceeded` with `Retry-After`, as is a request that finds too much work "
+        f"queued (503 `overloaded`). One request takes at most {settings.max_urls:,} URLs, {settings.max_agents:,} "
+        f"agents, {settings.max_checks:,} URL x agent checks, {settings.max_hosts:,} distinct sites (live checks) "
+        f"and URLs of {settings.max_url_length:,} characters, in a body of at most {settings.max_body:,} bytes; "
+        f"each robots.txt fetch takes at most {settings.fetch_timeout:g} seconds. Work is cancelled when the "
+        "client disconnects."
+    )
+
+
+def from_env() -> FastAPI:
+    """:func:`create_app` configured from the environment, for ``uvicorn --factory`` (several workers).
+
+    ``ROBOTRULES_REDIS`` (a Redis URL: the shared cache; ``ROBOTRULES_REDIS_PREFIX`` its key
+    prefix), else ``ROBOTRULES_CACHE`` (SQLite file; default :func:`robotrules.cache.default_path`);
+    ``ROBOTRULES_ALLOW_PRIVATE=1``, ``ROBOTRULES_USER_AGENT``, ``ROBOTRULES_FETCH_TIMEOUT`` and
+    ``ROBOTRULES_DEADLINE`` (seconds), ``ROBOTRULES_DOCS=1``.
+    """
+    env = os.environ
+    defaults = Settings()
+    return create_app(
+        store=_store(env.get("ROBOTRULES_CACHE"), env.get("ROBOTRULES_REDIS"), env.get("ROBOTRULES_REDIS_PREFIX")),
+        allow_private=_flag(env.get("ROBOTRULES_ALLOW_PRIVATE")),
+        user_agent=env.get("ROBOTRULES_USER_AGENT") or None,
+        fetch_timeout=float(env.get("ROBOTRULES_FETCH_TIMEOUT") or defaults.fetch_timeout),
+        deadline=float(env.get("ROBOTRULES_DEADLINE") or defaults.deadline),
+        docs=_flag(env.get("ROBOTRULES_DOCS")),
+    )
+
+
+def _flag(value: str | None) -> bool:
+    return (value or "").lower() in ("1", "true", "yes", "on")
+
+
+def _store(cache: str | None, redis: str | None, prefix: str | None = None) -> Store:
+    if redis:
+        from robotrules.cache import RedisStore
+
+        return RedisStore(redis, prefix=prefix) if prefix else RedisStore(redis)
+    return SQLiteStore(cache or default_path())
+
+
+def run(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    *,
+    cache: str | None = None,
+    redis: str | None = None,
+    log_level: str = "info",
+    **options: Any,
+) -> None:
+    """Serve until interrupted (blocking; Ctrl-C is a normal end), with :func:`robotrules.service.server_config`.
+
+    ``redis``: a Redis URL (``redis://host:6379/0``): the cache is shared by every instance given
+    the same one; else the SQLite file ``cache`` (default :func:`robotrules.cache.default_path`),
+    shared by the processes of this machine. ``options``: :class:`Settings` fields
+    (``allow_private`` turns the private-address guard off; ``deadline``, ``docs``, ...).
+    """
+    import uvicorn
+
+    from robotrules.service._server import config
+
+    unknown = set(options) - set(asdict(Settings()))
+    if unknown:
+        raise TypeError(f"unknown options: {', '.join(sorted(unknown))}")
+    store = _store(cache, redis)
+    try:
+        app = create_app(store=store, **options)
+        uvicorn.Server(config(app, host, port, log_level=log_level)).run()
+    except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl-C, then raises it again: a normal end here
+        pass
+    finally:
+        store.close()

@@ -1,0 +1,176 @@
+"""The service's endpoints, as module-level handlers on one router (each importable and testable alone).
+
+Each handler validates its input, asks :class:`~robotrules.service._live.Live` (live robots.txt
+files) or :mod:`robotrules.service._drafts` (texts the request carries), and sends the shared
+JSON forms (:mod:`robotrules.verdicts`, :mod:`robotrules.diff`). The app's
+:class:`~robotrules.service._live.Live` reaches them as a dependency (:func:`live`), set by
+:func:`robotrules.service.create_app`.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Annotated, Any
+
+import anyio
+import anyio.from_thread
+import anyio.to_thread
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import FileResponse, PlainTextResponse, Response
+
+from robotrules import crawlers
+from robotrules._version import __version__
+from robotrules.answers import state_dict, token_of
+from robotrules.service import _drafts as drafts
+from robotrules.service import _models as models
+from robotrules.service._errors import JSON, ApiError
+from robotrules.service._live import Live, agents_of, drafts_urls, limit
+from robotrules.service._metrics import CONTENT_TYPE
+
+__all__ = ["ERRORS", "LIVE_ERRORS", "STATIC_DIR", "router"]
+
+STATIC_DIR = os.path.join(os.path.dirname(__file__), "static")
+"""The web page's files: ``index.html`` is served at ``/``, the rest under ``/static/``."""
+
+
+def _error(description: str) -> dict[str, Any]:
+    return {"model": models.ErrorBody, "description": description}
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    400: _error("A URL without a robots.txt to fetch, or a body that cannot be read as JSON"),
+    408: _error("The request body did not arrive before the deadline"),
+    413: _error("The request body is over the size limit"),
+    422: _error("JSON of the wrong shape: a missing or mistyped field, too many URLs, agents, checks or sites, "
+                "a URL too long"),
+    503: _error("Too much work queued (overloaded), or the request's deadline passed (deadline_exceeded); "
+                "the Retry-After header says when to try again"),
+}
+LIVE_ERRORS: dict[int | str, dict[str, Any]] = {
+    **ERRORS, 403: _error("The robots.txt host is not a public address"),
+}
+TEXT: dict[int | str, dict[str, Any]] = {200: {"content": {"text/plain": {"schema": {"type": "string"}}},
+                                               "description": "Prometheus text format"}}
+
+router = APIRouter()
+
+
+def live(request: Request) -> Live:
+    """The app's :class:`Live` (a dependency of every handler)."""
+    found: Live = request.app.state.live
+    return found
+
+
+Service = Annotated[Live, Depends(live)]
+
+
+async def _work(function: Any, *args: Any) -> Any:
+    """``function(*args, checkpoint)`` in a worker thread (the request holds a work slot: the edge took
+    it for its body); it stops at its next checkpoint when the request is cancelled."""
+    return await anyio.to_thread.run_sync(function, *args, anyio.from_thread.check_cancelled)
+
+
+# -- live -----------------------------------------------------------------------------------------
+
+@router.get("/v1/check", response_model=models.CheckResponse, responses=LIVE_ERRORS, tags=["live"],
+            summary="Decide a URL for agents (live robots.txt)")
+async def check_one(
+    service: Service,
+    url: Annotated[str, Query(description="an absolute URL, percent-encoded as on the wire",
+                              examples=["https://example.com/private/page"])],
+    agent: Annotated[list[str] | None, Query(description="token, versioned name or whole User-Agent header; "
+                                                         "repeatable; default '*'", examples=["Googlebot"])] = None,
+) -> Response:
+    agents = agents_of(agent or [], service.settings)
+    return JSON({"results": await service.check([url], agents)})
+
+
+@router.post("/v1/check", response_model=models.CheckResponse, responses=LIVE_ERRORS, tags=["live"],
+             summary="Decide many URLs for many agents (live robots.txt)")
+async def check_many(service: Service, request: models.CheckRequest) -> Response:
+    limit(len(request.urls), service.settings.max_urls, "urls")
+    agents = agents_of(request.agents, service.settings)
+    return JSON({"results": await service.check(request.urls, agents)})
+
+
+@router.get("/v1/robots", response_model=models.RobotsResponse, responses=LIVE_ERRORS, tags=["live"],
+            summary="The cached robots.txt governing a URL")
+async def robots(
+    service: Service,
+    url: Annotated[str, Query(description="any URL of the site (or the robots.txt URL itself)",
+                              examples=["https://example.com/"])],
+) -> Response:
+    state = await service.robots(url)
+    raw = state.entry.body
+    has_body = state.robots is not None or bool(raw)
+    return JSON({
+        **state_dict(state),
+        "body": raw.decode("utf-8", "replace") if has_body else None,
+        "size": len(raw) if has_body else None,
+        "sitemaps": list(state.robots.sitemaps) if state.robots is not None else [],
+    })
+
+
+# -- drafts ---------------------------------------------------------------------------------------
+
+@router.post("/v1/test", response_model=models.TestResponse, responses=ERRORS, tags=["drafts"],
+             summary="Decide URLs against a draft robots.txt")
+async def test(service: Service, request: models.TestRequest) -> Response:
+    agents = agents_of(request.agents, service.settings)
+    drafts_urls(request.urls, len(agents), service.settings)
+    body = drafts.text(request.robots)
+    return JSON(await _work(drafts.verdicts, body, request.urls, agents, request.mode))
+
+
+@router.post("/v1/lint", response_model=models.LintResponse, responses=ERRORS, tags=["drafts"],
+             summary="What Google ignores or misreads in a robots.txt")
+async def lint_text(service: Service, request: models.LintRequest) -> Response:
+    return JSON(await _work(drafts.findings, drafts.text(request.robots), request.mode))
+
+
+@router.post("/v1/diff", response_model=models.DiffResponse, responses=LIVE_ERRORS, tags=["drafts"],
+             summary="What changes between two versions of a robots.txt")
+async def compare(service: Service, request: models.DiffRequest) -> Response:
+    tokens = [token_of(agent) for agent in agents_of(request.agents, service.settings)] if request.agents else []
+    drafts_urls(request.urls, max(1, len(tokens)), service.settings)
+    sides: dict[str, tuple[bytes, dict[str, Any] | None]] = {}
+    for side, text, url in (("old", request.old, request.old_url), ("new", request.new, request.new_url)):
+        if (text is None) == (url is None):
+            raise ApiError(422, "invalid_request",
+                           f"Give the {side} version either as text ('{side}') or as a URL ('{side}_url'), not "
+                           f"{'both' if text is not None else 'neither'}.")
+        sides[side] = (drafts.text(text), None) if text is not None else await service.fetched_body(str(url))
+    (old, old_state), (new, new_state) = sides["old"], sides["new"]
+    found = await _work(drafts.compare, old, new, tokens, request.urls, request.mode)
+    return JSON({**found, "old_robots": old_state, "new_robots": new_state})
+
+
+# -- the registry, health, metrics, the page --------------------------------------------------------
+
+_REGISTRY = [crawler.to_dict() for crawler in crawlers.CRAWLERS]
+
+
+@router.get("/v1/agents", response_model=models.AgentsResponse, tags=["registry"],
+            summary="Well-known crawlers, with their operators' documentation")
+async def agents() -> Response:
+    return JSON({"agents": _REGISTRY})
+
+
+@router.get("/healthz", response_model=models.HealthResponse, tags=["service"], summary="Liveness")
+async def healthz(service: Service) -> Response:
+    """Answered on the event loop from memory: no store call, no gate, no thread."""
+    return JSON({"status": "ok", "version": __version__, "store": service.live.store_state})
+
+
+@router.get("/metrics", response_class=PlainTextResponse, responses=TEXT, tags=["service"],
+            summary="Prometheus metrics")
+async def metrics(service: Service) -> Response:
+    return Response(service.metrics.render(), media_type=CONTENT_TYPE)
+
+
+@router.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)  # HEAD: uptime probes
+async def page() -> Response:
+    index = os.path.join(STATIC_DIR, "index.html")
+    if not os.path.isfile(index):
+        raise ApiError(404, "not_found", "The web page is not installed here; the API is described at /openapi.json.")
+    return FileResponse(index, media_type="text/html")

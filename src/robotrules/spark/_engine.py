@@ -1,0 +1,135 @@
+"""robotrules' Spark engine as the batch package sees it: :data:`ENGINE`, found by its entry point.
+
+``robotrules batch --engine spark`` and :func:`robotrules.batch.run` with ``engine="spark"`` reach
+:func:`run`; :func:`robotrules.batch.audit.audit` with ``engine="spark"`` reaches :func:`audit`
+(see :mod:`robotrules.batch.engines`). Both hand the job to the Spark API of this package and
+bring the result back in the batch package's forms (a :class:`~robotrules.batch.Summary`, an
+audit table sorted as the local engine sorts it).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+import warnings
+from types import SimpleNamespace
+from typing import Any
+
+from robotrules.batch import Summary
+from robotrules.batch.audit import AUDIT_COLUMNS, capture_paths, checked_agents, site_keys
+from robotrules.batch.captures import Archive
+from robotrules.batch.engines import AuditJob, RunJob
+from robotrules.batch.local import Counts
+from robotrules.batch.sources import BadRecord, DamagedArchive, SourceError, with_skipped
+from robotrules.batch.tables import output_format
+from robotrules.cache import MemoryStore
+from robotrules.client import RobotsClient
+from robotrules.crawlers import CRAWLERS
+from robotrules.errors import require
+from robotrules.spark._audit import audit as spark_audit
+from robotrules.spark._frames import bad_records_accumulator, damage_of, session
+from robotrules.spark._rows import run_job
+
+__all__ = ["ENGINE", "audit", "run"]
+
+
+def _is_path(value: object) -> bool:
+    return isinstance(value, (str, os.PathLike))
+
+
+def _blank(value: object) -> bool:
+    return value is None or value == "" or (isinstance(value, float) and math.isnan(value))
+
+
+def run(job: RunJob) -> Summary:
+    """:func:`robotrules.batch.run` on Spark: :func:`run_job`, then the rows written counted.
+
+    Captures must be files (the executors read them). Without ``robots`` the executors fetch live
+    through clients like ``client`` (its store, policy, mode and User-Agent), else on ``store``
+    (default: the shared SQLite cache file), as :func:`source_of` does for the local engine.
+    """
+    urls, output, agents, robots, policy, mode = job.urls, job.output, job.agents, job.robots, job.policy, job.mode
+    store, client, refresh, started = job.store, job.client, job.refresh, job.started
+    paths: list[str] | None = None
+    live: dict[str, Any] = {}
+    if robots is None:
+        if client is not None:
+            live = {"store": client.store, "user_agent": client.user_agent, "refresh": refresh}
+            policy, mode = client.policy, client.mode
+        else:
+            live = {"store": store, "refresh": refresh}
+    else:
+        given = [os.fspath(robots)] if _is_path(robots) else list(robots)
+        if not all(_is_path(path) for path in given):
+            raise SourceError("the Spark engine reads robots.txt captures from files: give their paths as robots")
+        paths = [os.fspath(path) for path in given]
+    require("pyspark", "spark")
+    skipped: list[BadRecord] | None = [] if job.skip_bad_records else None
+    with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
+        warnings.simplefilter("ignore", FutureWarning)
+        run_job(urls, paths, output, list(agents), policy=policy, mode=mode, bad_records=skipped, **live)
+    counts = Counts()
+    pandas: Any = require("pandas", "batch")
+    fmt = output_format(output)
+    frame = (pandas.read_parquet(output) if fmt == "parquet" else pandas.read_csv(output) if fmt == "csv"
+             else pandas.read_json(output, lines=True))
+    for value in frame["allowed"].tolist():
+        counts.add([("", "", None if _blank(value) else bool(value), 0, "", "", 0, "")])
+    return Summary(counts.rows, counts.allowed, counts.disallowed, counts.unknown, time.perf_counter() - started,
+                   output, "spark", tuple(skipped or ()))
+
+
+def audit(job: AuditJob) -> Any:
+    """:func:`robotrules.batch.audit.audit` on Spark: :func:`robotrules.spark.audit` in the running
+    (or a local) session, collected (one row per site and agent) and sorted by site and agent;
+    damaged records skipped (``skip_bad_records``) in ``attrs["bad_records"]``."""
+    source, agents, sites, registry, policy = job.source, job.agents, job.sites, job.registry, job.policy
+    mode, now, refresh, skip_bad_records = job.mode, job.now, job.refresh, job.skip_bad_records
+    require("pyspark", "spark")
+    registry = tuple(registry) if registry is not None else CRAWLERS
+    names = checked_agents(agents, registry)
+    robots = capture_paths(source)
+    live: dict[str, Any] = {}
+    if robots is None:
+        if isinstance(source, Archive):
+            raise SourceError("the Spark engine reads robots.txt captures from files: give their paths")
+        if isinstance(source, RobotsClient):  # the same store, policy, mode and User-Agent in every task
+            live = {"store": source.store, "user_agent": source.user_agent, "refresh": refresh}
+            policy, mode = source.policy, source.mode
+            sites = sites if sites is not None else ()
+        elif isinstance(source, (str, bytes)):
+            raise TypeError("give the sites as a list of URLs, not one string")
+        else:  # site URLs: a new client on a memory store, as the local engine makes
+            sites, live = source, {"store": MemoryStore(), "refresh": refresh}
+    sites = list(sites) if sites is not None else None
+    spark = session()
+    skipped = bad_records_accumulator(spark) if robots is not None else None  # always: see run_job
+    with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
+        warnings.simplefilter("ignore", FutureWarning)
+        try:
+            frame: Any = spark_audit(spark, robots, names, sites=sites, registry=registry, policy=policy, mode=mode,
+                                  now=now, skipped=skipped, **live).toPandas()
+        except Exception as exc:
+            damage = damage_of(exc)
+            if damage is not None:
+                raise damage from None
+            raise
+    agent_at = {agent: number for number, agent in enumerate(names)}
+    if sites is None:
+        site_at: Any = frame["site"]
+    else:
+        order = {(key[1:] if key.startswith("!") else key): number for number, key in enumerate(site_keys(sites))}
+        site_at = frame["site"].map(order)
+    frame = frame.assign(_site=site_at, _agent=frame["agent"].map(agent_at))
+    frame = frame.sort_values(["_site", "_agent"], kind="stable").reset_index(drop=True)
+    frame = frame[list(AUDIT_COLUMNS)]
+    found = sorted(skipped.value, key=lambda bad: (bad.path, bad.offset)) if skipped is not None else []
+    if found and not skip_bad_records:
+        raise DamagedArchive(found[0])
+    return with_skipped(frame, found)
+
+
+ENGINE = SimpleNamespace(run=run, audit=audit)
+"""The Spark engine (:class:`robotrules.batch.engines.Engine`), named ``spark`` by the
+``robotrules.engines`` entry point and registered when this package is imported."""
