@@ -11,9 +11,9 @@ Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (or ``--hypothesis-profile
 
 Expensive groups (markers, registered in ``pyproject.toml``): ``slow``, ``browser`` (Chromium
 through Playwright), ``jvm`` (Spark), ``packaging`` (builds and installs the project). Under
-pytest-xdist the tests of each of ``browser``, ``jvm`` and ``packaging`` run on one worker (an
-``xdist_group``), so one JVM and one set of builds serve them all, and the browser tests run
-one after the other.
+pytest-xdist the tests of each of ``browser`` and ``jvm`` run on one worker (an ``xdist_group``),
+so one JVM serves them all and the browser tests run one after the other; the packaging tests
+spread over the workers (each build is its own; on one worker they would be the run's tail).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ def pytest_sessionstart(session) -> None:  # type: ignore[no-untyped-def]
 
 # -- the expensive groups ---------------------------------------------------------------------
 
-GROUPED = ("browser", "jvm", "packaging")
+GROUPED = ("browser", "jvm")
 """Markers whose tests share one worker under pytest-xdist (their sessions and builds are shared)."""
 
 MARKED_BY_FIXTURE = {"spark": "jvm", "browser": "browser"}
