@@ -1,7 +1,8 @@
 """robotrules: robots.txt exactly as Google applies it.
 
 ``parse(body)`` gives an immutable :class:`RobotsTxt`; ask it ``allowed(url, agent)`` or
-``check(url, agent)`` for the verdict with its deciding line. ``robots_url(url)`` names the
+``check(url, agent)`` for the verdict with its deciding line, or ``usage(url, agent)`` for the
+verdict and the AI-use preferences (train-ai, search, ai-input) that apply to the URL. ``robots_url(url)`` names the
 robots.txt that governs a URL. :class:`RobotsClient` and :class:`AsyncRobotsClient` fetch and
 cache robots.txt files as Google does (in a :class:`MemoryStore`, :class:`SQLiteStore` or
 :class:`RedisStore`; through a :class:`Fetcher` and an :class:`AddressPolicy` of your own if you
@@ -29,6 +30,7 @@ from robotrules.core.modes import MODES
 from robotrules.core.policy import Policy
 from robotrules.core.robotstxt import Decision, RobotsTxt, parse
 from robotrules.core.rules import Rule
+from robotrules.core.usage import Statement, Usage, combine, parse_statement
 from robotrules.errors import (
     BlockedAddress,
     InvalidURL,
@@ -68,11 +70,15 @@ __all__ = [
     "RobotsTxt",
     "Rule",
     "SQLiteStore",
+    "Statement",
     "Store",
     "StoreError",
     "UnsupportedScheme",
+    "Usage",
+    "combine",
     "lint",
     "parse",
+    "parse_statement",
     "robots_scope",
     "robots_url",
     "same_scope",

@@ -40,7 +40,7 @@ Sitemap: https://example.com/sitemap.xml
 """The live robots.txt of most tests: a named group with a line written in mixed case and a
 comment (shown exactly as written), and a ``*`` group."""
 
-REQUIREMENT_ID = re.compile(r"\b[SFCPGRNL][0-9]{1,2}\b")
+REQUIREMENT_ID = re.compile(r"\b[SFCPGRNAL][0-9]{1,2}\b")
 """Requirement ids (F5, S1-S5, ...): never in what users read."""
 
 TRACEBACK = "Traceback (most recent call last)"

@@ -19,7 +19,7 @@ from robotrules.core.policy import Entry, merge
 from tests.servers.http import redirect, respond
 
 FOOBOT = b"User-agent: FooBot\nDisAllow: /Private  # keep out\n\nUser-agent: *\nAllow: /\n"
-IDS = re.compile(r"\b[SFCPGRNL]\d+\b")
+IDS = re.compile(r"\b[SFCPGRNAL]\d+\b")
 
 
 @pytest.mark.parametrize("agent", ["FooBot", "foobot", "FooBot/1.2", "Mozilla/5.0 (compatible; FooBot/2.1)",

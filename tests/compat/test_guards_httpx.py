@@ -152,7 +152,7 @@ def test_the_message_speaks_plainly_without_requirement_ids(server):
     """Messages people see cite no requirement ids."""
     with guarded(user_agent="BarBot") as client:
         message = str(refused(client, server.url("/private/x")))
-    assert not re.search(r"\b[SFCPGRNL][0-9]\b", message)
+    assert not re.search(r"\b[SFCPGRNAL][0-9]\b", message)
 
 
 def test_the_error_survives_pickling_with_its_fields(server):

@@ -59,7 +59,7 @@ def _esc(b: bytes) -> str:
     return b.decode("utf-8", "surrogateescape")
 
 
-E_ACUTE = "\u00e9"  # é, UTF-8 C3 A9
+E_ACUTE = "\u00e9"  # é, UTF-8 0xC3 0xA9
 # Not whitespace for the reference, but str.isspace()/str.split()/str.splitlines() think so.
 FAKE_WS = (
     "\x1c", "\x1d", "\x1e", "\x1f", _esc(b"\x85"), _esc(b"\xa0"), "\x85", "\xa0", "\u2028", "\u3000", "\u200b",

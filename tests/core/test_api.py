@@ -17,8 +17,8 @@ EXPECTED_ALL = [
     "AddressPolicy", "AsyncFetcher", "AsyncRobotsClient", "BlockedAddress", "CheckResult", "ContentUsage", "Decision",
     "Diagnostic", "Extension", "Fetcher", "Group", "InvalidURL", "MemoryStore", "MissingExtra", "Policy", "RedisStore",
     "RequestRate", "RobotsClient", "RobotsDisallowed", "RobotsError", "RobotsState", "RobotsTxt", "Rule", "SQLiteStore",
-    "Store", "StoreError", "UnsupportedScheme",
-    "lint", "parse", "robots_scope", "robots_url", "same_scope", "user_agent_token",
+    "Statement", "Store", "StoreError", "UnsupportedScheme", "Usage",
+    "combine", "lint", "parse", "parse_statement", "robots_scope", "robots_url", "same_scope", "user_agent_token",
 ]
 """Constants, then classes, then functions, each sorted (ruff's RUF022 keeps the source in this order)."""
 

@@ -34,6 +34,17 @@ CASES = [
     (b"user-agent: *\ncrawl-delay: 5\n", "ignored-field", 2),
     (b"user-agent: *\nfoo: bar\n", "unknown-field", 2),
     (b"user-agent: *\ncrawl-delay: soon\n", "invalid-value", 2),
+    # A1-A7: the AI-use lines (more cases in test_lint_usage.py)
+    (b"content-usage: train-ai=n\n", "usage-outside-group", 1),
+    (b"user-agent: *\ncontent-usage: Train-ai=n\n", "usage-unreadable", 2),
+    (b"user-agent: *\ncontent-usage: /a b/ train-ai=n\n", "usage-path", 2),
+    (b"user-agent: *\ncontent-usage: train-ai=no\n", "usage-unknown-value", 2),
+    (b"user-agent: *\ncontent-usage: search=y, search=n\n", "usage-duplicate", 2),
+    (b"user-agent: *\ncontent-usage: ai=n\n", "usage-old-label", 2),
+    (b"user-agent: *\ndisallow: /p\ncontent-usage: /p search=y\n", "usage-on-disallowed", 3),
+    (b"user-agent: *\ncontent-signals: search=yes\n", "signal-misspelt", 2),
+    (b"user-agent: *\ncontent-signal: search=1\n", "signal-value", 2),
+    (b"user-agent: *\ncontent-signal: search=yes\ncontent-usage: search=n\n", "signal-contradicts-usage", 2),
 ]
 
 

@@ -1,6 +1,6 @@
 """What the project's files cite, and what the documentation defines (shared by the tests/docs tests).
 
-A requirement id is a letter of an area (S, F, C, P, G, R, N, L) and a number: ``F5``. Ranges
+A requirement id is a letter of an area (S, F, C, P, G, R, N, A, L) and a number: ``F5``. Ranges
 (``F1-F9``, ``L1–L3``, ``R3-5``) stand for every id from the first to the last. The pattern is
 anchored so that look-alikes are not ids: hex escapes and percent-encodings (``\\xC3``,
 ``%C3``), parts of words (``PLR0911``, ``mp3``), dotted or hyphenated names (``x.C3``,
@@ -26,10 +26,10 @@ TEXT_SUFFIXES = {".py", ".md", ".json", ".txt", ".toml", ".cfg", ".ini", ".yml",
 
 KNOWN_IDS = frozenset(
     f"{letter}{n}"
-    for letter, count in {"S": 5, "F": 9, "C": 4, "P": 7, "G": 5, "R": 6, "N": 2, "L": 3}.items()
+    for letter, count in {"S": 5, "F": 9, "C": 4, "P": 7, "G": 5, "R": 6, "N": 2, "A": 8, "L": 3}.items()
     for n in range(1, count + 1)
 )
-"""Every requirement id there is: S1-S5, F1-F9, C1-C4, P1-P7, G1-G5, R1-R6, N1-N2, L1-L3."""
+"""Every requirement id there is: S1-S5, F1-F9, C1-C4, P1-P7, G1-G5, R1-R6, N1-N2, A1-A8, L1-L3."""
 
 RFC9309_SECTIONS = frozenset({
     "1", "1.1", "2", "2.1", "2.2", "2.2.1", "2.2.2", "2.2.3", "2.2.4", "2.3", "2.3.1", "2.3.1.1",
@@ -38,8 +38,8 @@ RFC9309_SECTIONS = frozenset({
 })
 """The numbered sections of RFC 9309 (table of contents of https://www.rfc-editor.org/rfc/rfc9309)."""
 
-_ID = re.compile(r"(?<![\w%.#\\-])([SFCPGRNL])([0-9]+)(?:[-–]([SFCPGRNL])?([0-9]+))?(?!\w)")
-_TEST_NAME_ID = re.compile(r"(?<![A-Za-z0-9])test_([sfcpgrnl])([0-9]+)_")  # def test_f7_is_off_by_default
+_ID = re.compile(r"(?<![\w%.#\\-])([SFCPGRNAL])([0-9]+)(?:[-–]([SFCPGRNAL])?([0-9]+))?(?!\w)")
+_TEST_NAME_ID = re.compile(r"(?<![A-Za-z0-9])test_([sfcpgrnal])([0-9]+)_")  # def test_f7_is_off_by_default
 _NOQA = re.compile(r"noqa:[\w, ]*")
 _DESIGN = re.compile(r"\bDESIGN\s+([0-9]+(?:\s*/\s*[0-9]+)*)")
 _SEED = re.compile(r"\bseed\s*\(?([0-9]{3})\b")
@@ -108,7 +108,7 @@ def anchors_in(markdown: str) -> set[str]:
 def requirement_sections(markdown: str) -> dict[str, str]:
     """The text of each requirement's entry: from its heading to the next heading."""
     sections: dict[str, str] = {}
-    heading = re.compile(r"^#{1,6} .*?\{\s*#([SFCPGRNL][0-9]+)\s*\}\s*$", re.MULTILINE)
+    heading = re.compile(r"^#{1,6} .*?\{\s*#([SFCPGRNAL][0-9]+)\s*\}\s*$", re.MULTILINE)
     any_heading = re.compile(r"^#{1,6} ", re.MULTILINE)
     for match in heading.finditer(markdown):
         following = any_heading.search(markdown, match.end())

@@ -48,10 +48,10 @@ def test_lint_codes_table_lists_exactly_the_linters_codes():
     assert documented == {code: severity for code, (severity, _) in robotrules.CODES.items()}
     for code, _, meaning in rows:
         source = meaning.rsplit("|", 1)[-1].strip()
-        requirement = r"\[([SFCPGRNL][0-9]+)\]\(\.\./requirements\.md#\1\)"
+        requirement = r"\[([SFCPGRNAL][0-9]+)\]\(\.\./requirements\.md#\1\)"
         assert re.fullmatch(f"{requirement}|Google's parser|\\[Modes\\]\\(modes\\.md\\)", source), \
             f"{code}: the last column should link the requirement behind it, not {source!r}"
-        assert not re.search(r"\b[SFCPGRNL][0-9]+\b", robotrules.CODES[code][1]), f"{code}: the message cites an id"
+        assert not re.search(r"\b[SFCPGRNAL][0-9]+\b", robotrules.CODES[code][1]), f"{code}: the message cites an id"
 
 
 @pytest.mark.parametrize("command", ["check", "test", "lint", "diff", "fetch", "robots-url", "serve", "demo"])

@@ -55,7 +55,7 @@ def test_every_cited_requirement_id_is_a_known_requirement():
 
 def test_requirements_page_defines_exactly_the_known_requirement_ids():
     """docs/requirements.md defines every requirement id, and no id that does not exist."""
-    defined = {anchor for anchor in anchors_in(PAGE) if re.fullmatch(r"[SFCPGRNL][0-9]+", anchor)}
+    defined = {anchor for anchor in anchors_in(PAGE) if re.fullmatch(r"[SFCPGRNAL][0-9]+", anchor)}
     assert defined - KNOWN_IDS == set(), "ids defined that do not exist"
     assert KNOWN_IDS - defined == set(), "ids without an entry"
 
@@ -65,15 +65,17 @@ def test_each_requirement_is_an_entry_of_its_own():
     assert set(requirement_sections(PAGE)) == KNOWN_IDS
 
 
-@pytest.mark.parametrize("req", sorted(KNOWN_IDS, key=lambda i: ("SFCPGRNL".index(i[0]), int(i[1:]))))
+@pytest.mark.parametrize("req", sorted(KNOWN_IDS, key=lambda i: ("SFCPGRNAL".index(i[0]), int(i[1:]))))
 def test_each_requirement_states_its_source(req):
     """The entry has a **Source:** line naming an RFC 9309 section, a section of Google's
-    documentation, or the 1994 standard."""
+    documentation, the 1994 standard, or (section A) a section of an aipref draft or a
+    Cloudflare page."""
     text = requirement_sections(PAGE)[req]
     sources = [line for line in text.splitlines() if line.startswith("**Source:**")]
     assert sources, f"{req}: no '**Source:**' line"
     source = " ".join(text.split("**Source:**", 1)[1].split("\n\n", 1)[0].split())
-    assert re.search(r"RFC 9309 §[0-9]|Google, \*[^*]+\*|1994 standard, \*[^*]+\*", source), f"{req}: {source!r}"
+    assert re.search(r"RFC 9309 §[0-9]|Google, \*[^*]+\*|1994 standard, \*[^*]+\*|draft-ietf-aipref-\w+-[0-9]+ §[0-9]"
+                     r"|Cloudflare, \*[^*]+\*", source), f"{req}: {source!r}"
     assert len(text.split()) >= 15, f"{req}: the requirement itself is missing"
 
 

@@ -30,7 +30,7 @@ pytestmark = pytest.mark.packaging
 
 ROOT = Path(__file__).resolve().parents[2]
 SUITES = ["tests/conformance", "tests/spec", "tests/core", "tests/properties"]
-RUNNER = ["pytest>=8", "hypothesis>=6.100", "jwm.robotstxt>=1.0.8"]
+RUNNER = ["pytest>=8", "hypothesis>=6.100", "jwm.robotstxt>=1.0.8", "http-sf>=1.5"]
 """What the suites above need beside robotrules itself (a subset of the ``test`` extra)."""
 
 BUILD_TIMEOUT = 900

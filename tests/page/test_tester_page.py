@@ -363,7 +363,7 @@ def test_a_screenshot_of_the_working_page_is_saved(tester: TesterPage, site: HTT
     tester.select_row("https://example.com/blog/post", "GPTBot")
     shown = tester.page.inner_text("body")
     assert "Allow: /blog/" in shown and "misspelt field name" in shown
-    assert not re.search(r"\b[SFCPGRNL][1-9][0-9]?\b", shown), "the page's text cites a requirement id"
+    assert not re.search(r"\b[SFCPGRNAL][1-9][0-9]?\b", shown), "the page's text cites a requirement id"
     path = tmp_path / "tester.png"
     tester.page.screenshot(path=str(path), full_page=True)
     data = path.read_bytes()

@@ -34,7 +34,7 @@ Crawl-delay: 2
 Sitemap: https://example.com/sitemap.xml
 """
 
-REQUIREMENT_ID = re.compile(r"\b[SFCPGRNL]\d{1,2}\b")
+REQUIREMENT_ID = re.compile(r"\b[SFCPGRNAL]\d{1,2}\b")
 """Requirement ids (F5, G3, ...): never in what users read."""
 
 Start = Callable[..., httpx.Client]

@@ -29,11 +29,11 @@ from robotrules.core import lexer
 from robotrules.core.agents import is_global_agent, product_token, user_agent_token
 from robotrules.core.extensions import (
     KNOWN_FIELDS,
-    parse_content_signal,
-    parse_content_usage,
     parse_crawl_delay,
     parse_request_rate,
 )
+from robotrules.core.lint_usage import CODES as USAGE_CODES
+from robotrules.core.lint_usage import usage_findings
 from robotrules.core.model import Group, Model, build_model_from_lines, text
 from robotrules.core.modes import Mode, get_mode
 from robotrules.core.rules import Rule, rank
@@ -82,6 +82,8 @@ CODES: dict[str, tuple[str, str]] = {
     "invalid-value": ("warning", "the value of this field cannot be read"),
     # modes (guides/modes.md)
     "not-in-mode": ("warning", "this field is not part of the selected mode and is ignored"),
+    # A1-A7: the AI-use lines (core/lint_usage.py)
+    **USAGE_CODES,
 }
 """Every diagnostic code with its severity and meaning. Codes are stable; new ones may be added."""
 
@@ -119,8 +121,6 @@ _HTML_RE = re.compile(rb"<\s*(?:!doctype\s+html|html|head|body|title|meta|script
 _VALUE_PARSERS = {
     "crawl-delay": parse_crawl_delay,
     "request-rate": parse_request_rate,
-    "content-signal": parse_content_signal,
-    "content-usage": parse_content_usage,
 }
 # "Name/version" items of a User-Agent header (RFC 9110 10.1.5), such as "Chrome/120.0" or "FooBot/2.1".
 _PRODUCT_VERSION_RE = re.compile(r"(?:^|[\s;(])[A-Za-z][A-Za-z0-9_.!+-]*/[A-Za-z0-9]")
@@ -271,7 +271,7 @@ def _event_findings(lexed: lexer.Lexed, lines: _Lines, mode: Mode) -> list[Diagn
                 if parser is not None and parser(text(value)) is None:
                     detail = f"{field}: {text(value)[:80]!r}"
                     found.append(_diag(line, "invalid-value", detail, lines.value_column(line, key)))
-            else:
+            elif field != "content-signals":  # a misspelling the AI-use findings name (signal-misspelt)
                 found.append(_diag(line, "unknown-field", f"'{text(key)[:80]}'", lines.key_column(line)))
     return found
 
@@ -337,6 +337,15 @@ def _rank_of(rule: Rule) -> int:
     return rank(rule.allow, rule.priority, rule.line)
 
 
+def _usage_findings(model: Model, lines: _Lines, mode: Mode) -> list[Diagnostic]:
+    """A1-A7: the AI-use lines judged by effect (:mod:`robotrules.core.lint_usage`); none in
+    ``legacy1994``, which knows neither line."""
+    if mode.substring_agent_match:
+        return []
+    normalise = mode.normalise_percent_encoding
+    return [_diag(line, code, detail, lines.key_column(line)) for line, code, detail in usage_findings(model, normalise)]
+
+
 class _Pass(NamedTuple):
     """What the linter's one reading of a body gives (DESIGN 4): each handler reads from it."""
 
@@ -369,6 +378,7 @@ def lint(body: bytes | str, mode: str | Mode = "google", *, size: int | None = N
         _file_findings(data, read.lexed, read.raw, mode_rules, len(data) if size is None else size)
         + _event_findings(read.lexed, _Lines(read.lines), mode_rules)
         + _group_findings(read.model, mode_rules)
+        + _usage_findings(read.model, _Lines(read.lines), mode_rules)
     )
     found.sort(key=lambda d: (d.line, d.code))
     return found

@@ -30,6 +30,8 @@ from robotrules.core.modes import Mode, get_mode
 from robotrules.core.pattern import rfc_normalise_path
 from robotrules.core.rules import ALLOW_BIT, PRIORITY_ONE, Rule, line_of, verdict
 from robotrules.core.urls import path_params_query
+from robotrules.core.usage import Signal, Usage, parse_signal, usage_rule
+from robotrules.core.usage import answer as usage_answer
 
 __all__ = ["AgentRules", "Decision", "RobotsTxt", "parse"]
 
@@ -179,6 +181,24 @@ class RobotsTxt:
         """IETF aipref ``Content-Usage`` lines for ``user_agent``, in file order."""
         usages = (parse_content_usage(ext.value) for ext in self.group_extensions(user_agent, "content-usage"))
         return [usage for usage in usages if usage is not None]
+
+    def usage(self, url: str, user_agent: UserAgents) -> Usage:
+        """A1-A7: whether ``user_agent`` may crawl ``url`` (exactly :meth:`allowed`) and how its
+        content may be used: the deciding Content-Usage rule(s) of the same group(s), combined
+        with the Content-Signal lines of those groups, or else those outside any group. In
+        ``legacy1994`` there are no preferences (every category unknown)."""
+        decision = self.check(url, user_agent)
+        if self._mode.substring_agent_match:
+            return usage_answer(decision.allowed, decision.explain(), decision.path, decision.agent, (), ())
+        normalise = self._mode.normalise_percent_encoding
+        rules = [usage_rule(ext.value, ext.line, normalise)
+                 for group in decision.groups for ext in group.extensions if ext.field == "content-usage"]
+        signals = tuple(Signal(ext.line, ext.value, parse_signal(ext.value), "group")
+                        for group in decision.groups for ext in group.extensions if ext.field == "content-signal")
+        if not signals:
+            signals = tuple(Signal(ext.line, ext.value, parse_signal(ext.value), "file")
+                            for ext in self.extensions if ext.field == "content-signal")
+        return usage_answer(decision.allowed, decision.explain(), decision.path, decision.agent, rules, signals)
 
     def group_extensions(self, user_agent: UserAgents, field: str | None = None) -> list[Extension]:
         """Non-rule lines of the group(s) that apply to ``user_agent``, in file order.

@@ -1,0 +1,141 @@
+"""Lint findings for the AI-use lines, judged by their effect (A1-A7).
+
+A Content-Usage or Content-Signal line that reads differently from what its author meant fails
+silently: a quoted value, an upper-case key or a space in a path leaves a use unknown instead of
+refused. These findings say so, each with the effect. :mod:`robotrules.core.lint` owns the codes
+and their messages; this module returns ``(line, code, detail)`` triples for it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from robotrules.core.fields import FieldError, Token, parse_dictionary
+from robotrules.core.model import Extension, Group, Model
+from robotrules.core.rules import verdict
+from robotrules.core.usage import LEGACY_LABELS, SIGNAL_KEYS, VOCABULARY, UsageRule, parse_signal, usage_rule
+
+__all__ = ["CODES", "usage_findings"]
+
+CODES: dict[str, tuple[str, str]] = {
+    "usage-outside-group": ("error", "a Content-Usage line before any user-agent line applies to no crawler"),
+    "usage-unreadable": ("warning", ("this Content-Usage statement cannot be read (lower-case keys, values y or n, "
+                                    "separated by commas), so every use it names stays unknown")),
+    "usage-path": ("warning", ("a Content-Usage path must start with '/' and write spaces as %20; "
+                              "the line is not read as meant, so every use it names stays unknown")),
+    "usage-unknown-value": ("warning", "only y or n, unquoted and lower-case, state a preference; this use stays unknown"),
+    "usage-duplicate": ("warning", "the same use is named twice in one statement; only the last value counts"),
+    "usage-old-label": ("info", "a label of an earlier draft; it is not read (the labels are train-ai and search)"),
+    "usage-on-disallowed": ("info", ("the group disallows this path, and preferences apply only to pages that may be "
+                                    "crawled, so this line has no effect")),
+    "signal-misspelt": ("warning", "'Content-Signals' is not read: the field is 'Content-Signal'"),
+    "signal-value": ("warning", "a Content-Signal value is yes or no; this one states no preference"),
+    "signal-contradicts-usage": ("warning", ("Content-Signal and Content-Usage say opposite things about the same use; "
+                                            "the refusal wins")),
+}
+"""The linter's codes for the AI-use lines: severity and message, as in ``lint.CODES``."""
+
+Finding = tuple[int, str, str]
+
+
+def usage_findings(model: Model, normalise: bool) -> list[Finding]:
+    """The findings about every Content-Usage and Content-Signal line of ``model``, by line."""
+    found: list[Finding] = []
+    for ext in model.extensions:
+        if ext.field == "content-usage":
+            found.append((ext.line, "usage-outside-group", repr(ext.value[:80])))
+        found += _misspelt(ext)
+        if ext.field == "content-signal":
+            found += _signal_values(ext)
+    for group in model.groups:
+        found += _group_findings(group, normalise)
+    return found
+
+
+def _group_findings(group: Group, normalise: bool) -> Iterator[Finding]:
+    signals: list[Extension] = []
+    rules: list[UsageRule] = []
+    for ext in group.extensions:
+        yield from _misspelt(ext)
+        if ext.field == "content-signal":
+            signals.append(ext)
+            yield from _signal_values(ext)
+        elif ext.field == "content-usage":
+            rule = usage_rule(ext.value, ext.line, normalise)
+            rules.append(rule)
+            yield from _statement_findings(rule)
+            yield from _on_disallowed(rule, group)
+    for ext in signals:
+        yield from _contradictions(ext, rules)
+
+
+def _misspelt(ext: Extension) -> Iterator[Finding]:
+    if ext.field == "content-signals":
+        yield ext.line, "signal-misspelt", repr(ext.value[:80])
+
+
+def _signal_values(ext: Extension) -> Iterator[Finding]:
+    for item in ext.value.split(","):
+        key, _, value = item.partition("=")
+        key, value = key.strip(" \t").lower(), value.strip(" \t")
+        if key in SIGNAL_KEYS and value.lower() not in ("yes", "no"):
+            yield ext.line, "signal-value", f"{key}={value[:40]}"
+
+
+def _statement_findings(rule: UsageRule) -> Iterator[Finding]:
+    statement_text = rule.value[len(rule.path):].lstrip(" \t")
+    if not rule.statement.parsed:
+        first_word = statement_text.split(None, 1)[0] if statement_text.strip() else ""
+        if (rule.path and "/" in first_word) or (not rule.path and ("/" in first_word or first_word.startswith("*"))):
+            yield rule.line, "usage-path", repr(rule.value[:80])
+        else:
+            yield rule.line, "usage-unreadable", f"{statement_text[:80]!r} ({rule.statement.error})"
+        return
+    try:
+        members = parse_dictionary(statement_text.encode("utf-8"))
+    except FieldError:  # parsed above; kept for the type checker's sake
+        return
+    for label in VOCABULARY:
+        member = members.get(label)
+        if member is not None and not (isinstance(member[0], Token) and member[0] in ("y", "n")):
+            yield rule.line, "usage-unknown-value", f"{label}={_shown(member[0])}"
+        if member is not None and len(re.findall(rf"(?:^|,)[ \t]*{re.escape(label)}(?=[=;, \t]|$)", statement_text)) > 1:
+            yield rule.line, "usage-duplicate", label
+    for key in members:
+        if key in LEGACY_LABELS:
+            yield rule.line, "usage-old-label", key
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, bool):
+        return "?1" if value else "?0"
+    if isinstance(value, str) and not isinstance(value, Token):
+        return f'"{value}"'
+    return str(value)[:40]
+
+
+def _on_disallowed(rule: UsageRule, group: Group) -> Iterator[Finding]:
+    """The rule's own path is disallowed and no allow rule reopens anything under it."""
+    path = rule.pattern.text
+    if not path or "*" in path or path.endswith("$"):
+        return
+    found = group.ruleset.best(path)
+    if found is None or verdict(found):
+        return
+    for other in group.rules:
+        if other.allow and other.pattern.startswith(path) and len(other.pattern) > len(path):
+            return
+    yield rule.line, "usage-on-disallowed", rule.path[:80]
+
+
+def _contradictions(signal: Extension, rules: list[UsageRule]) -> Iterator[Finding]:
+    """A Content-Signal against the group's Content-Usage lines for every path (no path, or "/")."""
+    said = parse_signal(signal.value)
+    for rule in rules:
+        if rule.path not in ("", "/"):
+            continue
+        for category, allowed in said.preferences.items():
+            other = rule.statement.preference(category)
+            if other is not None and other != allowed:
+                yield signal.line, "signal-contradicts-usage", f"{category}: line {rule.line} says the opposite"
