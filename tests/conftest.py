@@ -72,8 +72,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             if item.get_closest_marker(name) is not None:
                 item.add_marker(pytest.mark.xdist_group(name))
                 break
+    items.sort(key=_heavy_first)  # stable: the order within each rank is the collection order
     yield
     _suffix_groups(config, items)
+
+
+HEAVY = ("packaging", "jvm", "browser")
+"""Markers of the longest tests, in the order they are started (see :func:`_heavy_first`)."""
+
+
+def _heavy_first(item: pytest.Item) -> int:
+    """Start the longest work first, so that the workers finish together instead of one of them
+    running a long test alone at the end (longest-first packing): the packaging builds, the
+    corpus differential test, the Spark group, the browser group, then the rest in order."""
+    if "test_differential_corpus" in item.nodeid:
+        return 0
+    for rank, marker in enumerate(HEAVY):
+        if item.get_closest_marker(marker) is not None:
+            return rank
+    return len(HEAVY)
 
 
 def _suffix_groups(config: pytest.Config, items: list[pytest.Item]) -> None:

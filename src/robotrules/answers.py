@@ -30,6 +30,7 @@ from typing import Any, Literal
 from robotrules.core.agents import user_agent_token
 from robotrules.core.policy import Entry
 from robotrules.core.robotstxt import AgentRules, Decision, RobotsTxt
+from robotrules.core.usage import CATEGORIES, Usage
 
 __all__ = [
     "COLUMNS",
@@ -300,7 +301,8 @@ class Verdict:
     number (0: none), ``text`` that line as written, ``kind`` "allow"/"disallow" (None: no rule);
     ``group`` the group that applied ("*", a token, None: none); ``path`` what was matched;
     ``source`` the robots.txt URL or the draft's name; ``state`` the live file's state (None for
-    a draft); ``full`` "allow"/"disallow" when the whole site is decided without rules (F3-F6).
+    a draft); ``full`` "allow"/"disallow" when the whole site is decided without rules (F3-F6);
+    ``usage`` the AI-use preferences for the URL (A1-A8; None when no rules decide).
     """
 
     url: str
@@ -315,6 +317,21 @@ class Verdict:
     source: str
     state: RobotsState | None = None
     full: str | None = None
+    usage: Usage | None = None
+
+    def preference(self, category: str) -> bool | None:
+        """A3, A5: True (allowed), False (disallowed) or None (unknown, or the URL may not be crawled)."""
+        return self.usage.preference(category) if self.usage is not None else None
+
+    def preferences(self) -> dict[str, bool | None]:
+        """Every usage category with its :meth:`preference` (all None when no rules decide)."""
+        return {category: self.preference(category) for category in CATEGORIES}
+
+    def preference_lines(self) -> list[int]:
+        """The Content-Usage and Content-Signal lines that decide the preferences, in line order."""
+        if self.usage is None or not self.allowed:
+            return []
+        return sorted({r.line for r in self.usage.rules} | {s.line for s in self.usage.signals})
 
     def sentence(self) -> str:
         """The verdict in one sentence: verdict, token, deciding line as written, group."""
@@ -341,6 +358,8 @@ class Verdict:
             "full": self.full,
             "robots": state_dict(self.state) if self.state is not None else None,
             "explanation": self.explain(),
+            "preferences": self.preferences(),
+            "preference_lines": self.preference_lines(),
         }
 
 
@@ -362,8 +381,10 @@ def from_result(result: CheckResult, url: str, agent: str) -> Verdict:
         return Verdict(url, agent, result.agent, result.allowed, 0, "", None, None, "", state.robots_url, state,
                        full="allow" if result.allowed else "disallow")
     rule = decision.rule
+    usage = state.robots.usage(url, token_of(agent)) if state.robots is not None else None
     return Verdict(url, agent, result.agent, result.allowed, result.line, result.text,
-                   rule.kind if rule is not None else None, decision.agent, decision.path, state.robots_url, state)
+                   rule.kind if rule is not None else None, decision.agent, decision.path, state.robots_url, state,
+                   usage=usage)
 
 
 def check_offline(robots: RobotsTxt, url: str, agent: str, source: str) -> Verdict:
@@ -372,7 +393,8 @@ def check_offline(robots: RobotsTxt, url: str, agent: str, source: str) -> Verdi
     decision = robots.check(url, token)
     rule = decision.rule
     return Verdict(url, agent, token, decision.allowed, decision.line, robots.line_text(decision.line),
-                   rule.kind if rule is not None else None, decision.agent, decision.path, source)
+                   rule.kind if rule is not None else None, decision.agent, decision.path, source,
+                   usage=robots.usage(url, token))
 
 
 # -- the batch row ------------------------------------------------------------------------------

@@ -23,6 +23,9 @@ for _module in ("mkdocs", "material", "mkdocstrings_handlers.python"):
     pytest.importorskip(_module, reason="the documentation tools are in the docs extra: pip install -e '.[docs]'")
 
 
+pytestmark = pytest.mark.xdist_group("docs-site")  # one worker, one build of the site for the module
+
+
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site")

@@ -150,6 +150,7 @@ def test_robotrules_version_agrees_with_the_metadata(source: Path, tmp_path: Pat
     assert robotrules.__version__ in shown
 
 
+@pytest.mark.xdist_group("built-dist")  # one worker: one `python -m build` for the three
 def test_python_m_build_makes_an_sdist_that_builds_the_compiled_wheel(built: Path) -> None:
     """The sdist holds everything the build needs (the in-tree backend, setup.py, license,
     changelog, py.typed, the web page's files), and the wheel that ``build`` makes from it holds the compiled core."""
@@ -171,6 +172,7 @@ def test_python_m_build_makes_an_sdist_that_builds_the_compiled_wheel(built: Pat
     assert "-cp3" in wheel.name, "a compiled wheel is specific to the Python version"
 
 
+@pytest.mark.xdist_group("built-dist")  # one worker: one `python -m build` for the three
 def test_the_wheel_metadata_is_ready_to_publish(built: Path) -> None:
     """Classifiers (Python versions, typing), an SPDX license expression, project URLs, the
     version from the one source, and the extras."""
@@ -197,6 +199,7 @@ def test_the_wheel_metadata_is_ready_to_publish(built: Path) -> None:
     assert runtime == ["idna>=3.7"], runtime
 
 
+@pytest.mark.xdist_group("built-dist")  # one worker: one `python -m build` for the three
 def test_pip_install_of_the_sdist_gives_the_compiled_core(built: Path, tmp_path: Path) -> None:
     """``pip install dist/robotrules-*.tar.gz`` in a fresh venv builds and installs the compiled core."""
     (sdist,) = built.glob("robotrules-*.tar.gz")

@@ -13,7 +13,7 @@ from tests.servers.http import HTTPServer, respond
 from .conftest import ROBOTS, Start
 
 VERDICT_KEYS = {"url", "agent", "token", "allowed", "line", "text", "kind", "group", "path", "source", "full",
-                "robots", "explanation"}
+                "robots", "explanation", "preferences", "preference_lines"}
 
 
 def test_get_check_gives_the_verdict_with_the_deciding_line_as_written(api: httpx.Client, site: HTTPServer) -> None:
@@ -123,3 +123,19 @@ def test_verdicts_are_the_same_json_as_the_shared_verdict_form(api: httpx.Client
     for key in ("url", "agent", "token", "allowed", "line", "text", "kind", "group", "path", "source", "full"):
         assert served[key] == local[key], key
     assert set(served["robots"]) == set(local["robots"])
+
+
+def test_check_gives_the_ai_use_preferences_with_their_lines(api: httpx.Client) -> None:
+    """A2, A3, A7: Content-Usage and Content-Signal answered per URL; none where the URL may not be crawled."""
+    body = (b"User-agent: *\nContent-Signal: search=yes\nDisallow: /never/\nContent-Usage: train-ai=n\n"
+            b"Content-Usage: /ai-ok/ train-ai=y\n")
+    with HTTPServer() as server:
+        server.route("/robots.txt", respond(200, body))
+        response = api.post("/v1/check", json={"urls": [server.url("/x"), server.url("/ai-ok/y"), server.url("/never/z")],
+                                               "agents": ["GPTBot/1.1"]})
+    assert response.status_code == 200, response.text
+    plain, ok, never = response.json()["results"]
+    assert plain["preferences"] == {"train-ai": False, "search": True, "ai-input": None}
+    assert plain["preference_lines"] == [2, 4]
+    assert ok["preferences"]["train-ai"] is True and ok["preference_lines"] == [2, 5]
+    assert never["allowed"] is False and never["preferences"] == {"train-ai": None, "search": None, "ai-input": None}

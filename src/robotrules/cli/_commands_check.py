@@ -31,13 +31,17 @@ URL, its status, redirects followed, and the cache state and age.
 URLs come from the arguments (- reads standard input), from --urls FILE, or from standard
 input (one per line) when no URL is given and standard input is not a terminal.
 
-Exit code: 0 all allowed, 1 some URL disallowed, 2 a usage or input error (such as a URL
-without a host; the other URLs are still checked).
+Where the site states AI-use preferences (Content-Usage, Content-Signal), they are shown
+with each verdict; --purpose asks about one use (train-ai, search or ai-input) for every URL.
+
+Exit code: 0 all allowed, 1 some URL disallowed (or, with --purpose, that use refused), 2 a
+usage or input error (such as a URL without a host; the other URLs are still checked).
 
 \b
 Examples:
   robotrules check -a Googlebot https://example.com/private/x https://example.com/
   robotrules check -a 'FooBot/1.2' --json --urls urls.txt > verdicts.jsonl
+  robotrules check -a GPTBot --purpose train-ai https://example.com/article
   cat urls.txt | robotrules check --refresh
 """
 
@@ -46,12 +50,15 @@ Examples:
 @click.argument("urls", nargs=-1, metavar="[URL]...")
 @options.urls_option
 @options.agent_option
+@options.purpose_option
 @options.fetch_options
 @options.mode_option
 @options.output_options
 @options.progress_option
-def check(urls: tuple[str, ...], urls_file: str | None, agent: tuple[str, ...], **params: Any) -> int:
-    """Exit code 2 when any URL could not be checked, else 1 when any verdict is a disallow."""
+def check(urls: tuple[str, ...], urls_file: str | None, agent: tuple[str, ...], purpose: str | None,
+          **params: Any) -> int:
+    """Exit code 2 when any URL could not be checked, else 1 when any verdict is a disallow (or,
+    with ``purpose``, a refusal of that use)."""
     out = options.output(params)
     fetching = options.fetching(params)
     agents = options.agents(agent, params["user_agent"])
@@ -59,7 +66,7 @@ def check(urls: tuple[str, ...], urls_file: str | None, agent: tuple[str, ...], 
     if length == 0:
         raise click.UsageError("no URLs to check: give them as arguments, with --urls FILE, or on standard input")
     try:
-        code, seen = _run(out, fetching, items, length, agents)
+        code, seen = _run(out, fetching, items, length, agents, purpose)
     finally:
         fetching.close()
     if not seen:
@@ -67,7 +74,8 @@ def check(urls: tuple[str, ...], urls_file: str | None, agent: tuple[str, ...], 
     return code
 
 
-def _run(out: Output, fetching: Fetching, items: Any, length: int | None, agents: tuple[str, ...]) -> tuple[int, int]:
+def _run(out: Output, fetching: Fetching, items: Any, length: int | None, agents: tuple[str, ...],
+         purpose: str | None) -> tuple[int, int]:
     code = EXIT_OK
     seen = 0
     with out.progressing(items, length, "checking") as progress:
@@ -81,12 +89,12 @@ def _run(out: Output, fetching: Fetching, items: Any, length: int | None, agents
                 continue
             for name in agents:
                 verdict = decide(state, url, name)
-                if not verdict.allowed:
+                if not verdict.allowed or (purpose is not None and verdict.preference(purpose) is False):
                     code = max(code, EXIT_FOUND)
                 if out.as_json:
                     out.json(verdict.to_dict())
                 else:
-                    for line in verdict_lines(out, verdict):
+                    for line in verdict_lines(out, verdict, purpose=purpose):
                         out.echo(line)
     return code, seen
 

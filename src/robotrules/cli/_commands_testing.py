@@ -39,8 +39,12 @@ With --expect, every URL must get that verdict; with --expect-file, each line sa
 'allow URL' or 'disallow URL'. Each verdict that differs is reported, so a site's CI can guard
 its important pages before a new robots.txt goes live.
 
+Where the file states AI-use preferences (Content-Usage, Content-Signal), they are shown with
+each verdict; --purpose asks about one use (train-ai, search or ai-input) for every URL.
+
 Exit code: 0 all as expected (without expectations: all allowed), 1 some verdict not as
-expected (without expectations: some URL disallowed), 2 a usage or input error.
+expected (without expectations: some URL disallowed; with --purpose, that use refused), 2 a
+usage or input error.
 
 \b
 Examples:
@@ -48,6 +52,7 @@ Examples:
   robotrules test robots.txt -a Googlebot --expect allowed --urls important-pages.txt
   robotrules test robots.txt --expect-file expectations.txt
   robotrules test https://example.com/ -a bingbot /search
+  robotrules test robots.txt -a GPTBot --purpose train-ai /articles/
 """
 
 _Decide = Callable[[str, str], Verdict]
@@ -58,6 +63,7 @@ _Decide = Callable[[str, str], Verdict]
 @click.argument("urls", nargs=-1, metavar="[URL]...")
 @options.urls_option
 @options.agent_option
+@options.purpose_option
 @click.option("--expect", type=click.Choice(["allowed", "disallowed"]), default=None,
               help="The verdict every URL (from the arguments, --urls or standard input) must get.")
 @click.option("--expect-file", "expect_file", metavar="FILE", default=None,
@@ -66,8 +72,8 @@ _Decide = Callable[[str, str], Verdict]
 @options.mode_option
 @options.output_options
 @options.progress_option
-def test(source: str, urls: tuple[str, ...], urls_file: str | None, agent: tuple[str, ...], expect: str | None,
-         expect_file: str | None, **params: Any) -> int:
+def test(source: str, urls: tuple[str, ...], urls_file: str | None, agent: tuple[str, ...], purpose: str | None,
+         expect: str | None, expect_file: str | None, **params: Any) -> int:
     """Exit code 2 on an input error, else 1 when a verdict is not as expected (or, with no
     expectation, disallowed), else 0."""
     out = options.output(params)
@@ -89,7 +95,7 @@ def test(source: str, urls: tuple[str, ...], urls_file: str | None, agent: tuple
             out.echo(header)
         work = _with_expectations(items, expect, expected)
         total = None if length is None else length + len(expected)
-        code, seen, decided, mismatches = _run(out, judge, work, total, agents)
+        code, seen, decided, mismatches = _run(out, judge, work, total, agents, purpose)
     finally:
         fetching.close()
     if not seen:
@@ -128,13 +134,14 @@ def _with_expectations(items: Iterable[str], expect: str | None,
 
 
 def _run(out: Output, judge: _Decide, work: Iterable[tuple[str, str | None]], total: int | None,
-         agents: tuple[str, ...]) -> tuple[int, int, int, list[tuple[Verdict, str]]]:
+         agents: tuple[str, ...], purpose: str | None) -> tuple[int, int, int, list[tuple[Verdict, str]]]:
     """Decide and show each URL for each agent: (exit code, URLs seen, verdicts, mismatches)."""
     code = EXIT_OK
     seen = decided = 0
     any_expected = False
     mismatches: list[tuple[Verdict, str]] = []
     disallowed = False
+    refused = False  # with --purpose: that use refused for some URL
     failed = False
     with out.progressing(work, total, "testing") as progress:
         for url, expected in progress:
@@ -157,6 +164,7 @@ def _run(out: Output, judge: _Decide, work: Iterable[tuple[str, str | None]], to
                     break
                 decided += 1
                 disallowed = disallowed or not verdict.allowed
+                refused = refused or (purpose is not None and verdict.preference(purpose) is False)
                 if expected is not None:
                     any_expected = True
                     if (expected == "allowed") != verdict.allowed:
@@ -168,10 +176,10 @@ def _run(out: Output, judge: _Decide, work: Iterable[tuple[str, str | None]], to
                         data["as_expected"] = (expected == "allowed") == verdict.allowed
                     out.json(data)
                 else:
-                    for line in verdict_lines(out, verdict, expected):
+                    for line in verdict_lines(out, verdict, expected, purpose):
                         out.echo(line)
     if failed:
         code = EXIT_INPUT
-    elif mismatches or (not any_expected and disallowed):
+    elif mismatches or (not any_expected and disallowed) or refused:
         code = EXIT_FOUND
     return code, seen, decided, mismatches

@@ -66,6 +66,13 @@ agent_option = click.option(
          "Default: the token of --user-agent, else '*'.",
 )
 
+purpose_option = click.option(
+    "--purpose", type=click.Choice(["train-ai", "search", "ai-input"]), default=None,
+    help="Also ask whether the content may be used for this purpose (the site's Content-Usage and "
+         "Content-Signal lines): the answer is shown with each verdict, and a refusal counts as a "
+         "disallow for the exit code. An unknown preference is not a refusal.",
+)
+
 mode_option = click.option(
     "--mode", type=click.Choice(sorted(MODES)), default="google", show_default=True,
     help="How to read robots.txt files: as Google does, as RFC 9309 says, or as the 1994 standard.",

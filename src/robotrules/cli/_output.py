@@ -103,11 +103,12 @@ def agent_label(verdict: Verdict) -> str:
     return verdict.agent if verdict.agent == verdict.token else f"{verdict.agent} -> {verdict.token}"
 
 
-def verdict_lines(out: Output, verdict: Verdict, expected: str | None = None) -> list[str]:
+def verdict_lines(out: Output, verdict: Verdict, expected: str | None = None, purpose: str | None = None) -> list[str]:
     """A verdict for people: ``ALLOWED``/``DISALLOWED``, the URL, the agent (-> token), then,
     indented, why: the deciding line as written and its group, and for a live file its URL,
-    status, redirects, cache state and age. With ``expected`` ("allowed"/"disallowed"), whether
-    the verdict is that."""
+    status, redirects, cache state and age; then the AI-use preferences when the file states
+    any or ``purpose`` asks (:func:`usage_line`). With ``expected`` ("allowed"/"disallowed"),
+    whether the verdict is that."""
     word = "ALLOWED" if verdict.allowed else "DISALLOWED"
     head = out.style(word.ljust(_LABEL_WIDTH), fg="green" if verdict.allowed else "red", bold=True)
     line = f"{head}  {verdict.url}  {agent_label(verdict)}"
@@ -119,4 +120,26 @@ def verdict_lines(out: Output, verdict: Verdict, expected: str | None = None) ->
     lines = [line, INDENT + verdict.sentence()]
     if verdict.state is not None:
         lines.append(INDENT + str(verdict.state))
+    said = usage_line(verdict, purpose)
+    if said:
+        lines.append(INDENT + said)
     return lines
+
+
+def usage_line(verdict: Verdict, purpose: str | None = None) -> str:
+    """The AI-use preferences beside a verdict, when the file states any or ``purpose`` asks:
+    "AI use: train-ai disallowed by line 4; search unknown; ai-input unknown"."""
+    usage = verdict.usage
+    stated = usage is not None and usage.stated
+    if not stated and purpose is None:
+        return ""
+    if not verdict.allowed:
+        return "AI use: not applicable: the URL may not be crawled"
+    categories = [purpose] if purpose is not None else list(verdict.preferences())
+    parts = []
+    for category in categories:
+        value = verdict.preference(category)
+        word = "unknown" if value is None else "allowed" if value else "disallowed"
+        source = usage.source(category) if usage is not None else ""
+        parts.append(f"{category} {word}{source}")
+    return "AI use: " + "; ".join(parts)

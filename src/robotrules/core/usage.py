@@ -199,7 +199,8 @@ class Usage(NamedTuple):
 
     ``crawlable`` is exactly what ``allowed`` says; ``crawl`` explains it. ``rules`` are the
     deciding Content-Usage rules (several when they tie), ``signals`` the Content-Signal lines
-    that apply, ``statement`` what they say together (empty when the URL may not be crawled).
+    that apply, ``statement`` what they say together (empty when the URL may not be crawled);
+    ``stated`` whether the crawler's group (or the file, for Content-Signal) has any such line.
     """
 
     crawlable: bool
@@ -209,6 +210,7 @@ class Usage(NamedTuple):
     rules: tuple[UsageRule, ...]
     signals: tuple[Signal, ...]
     statement: Statement
+    stated: bool = False
 
     def preference(self, category: str) -> bool | None:
         """True (allowed), False (disallowed) or None: unknown, or not applicable because the
@@ -243,6 +245,7 @@ def answer(crawlable: bool, crawl: str, path: str, agent: str | None, rules: Ite
            signals: tuple[Signal, ...]) -> Usage:
     """A2-A4, A6: the usage answer from a crawl verdict, a group's rules and the signals in scope;
     ``path`` is normalised as the mode matches it."""
+    rules = tuple(rules)
     found = deciding(rules, path) if crawlable else ()
     statement = combine(*(r.statement for r in found), *(s.statement for s in signals)) if crawlable else UNKNOWN
-    return Usage(crawlable, crawl, path, agent, found, signals, statement)
+    return Usage(crawlable, crawl, path, agent, found, signals, statement, stated=bool(rules or signals))

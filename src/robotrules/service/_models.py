@@ -96,6 +96,10 @@ class VerdictModel(BaseModel):
     full: Literal["allow", "disallow"] | None = Field(description="set when the whole site is decided without rules (by the robots.txt status)")
     robots: RobotsStateModel | None = Field(description="the live robots.txt's state (null for a draft)")
     explanation: str = Field(description="the verdict as one sentence")
+    preferences: dict[str, bool | None] = Field(
+        description="AI-use preferences for this URL and agent, per category (train-ai, search, ai-input): "
+                    "true allowed, false disallowed, null unknown or not applicable (the URL may not be crawled)")
+    preference_lines: list[int] = Field(description="the Content-Usage and Content-Signal lines that decide them")
 
 
 class CheckRequest(_Request):

@@ -1,0 +1,61 @@
+"""``check`` and ``test`` show the AI-use preferences beside each verdict, and ``--purpose``
+asks about one use and sets the exit code on it (A1-A8)."""
+
+from __future__ import annotations
+
+from tests.servers.http import respond
+
+from .conftest import json_lines
+
+DRAFT = (b"User-agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\n"
+         b"Content-Usage: /ai-ok/ train-ai=y\n")
+
+
+def test_preferences_are_shown_beside_each_verdict_with_their_lines(robotrules, tmp_path):
+    """A2, A8: the deciding Content-Usage line named; not applicable where the URL may not be crawled."""
+    (tmp_path / "robots.txt").write_bytes(DRAFT)
+    done = robotrules("test", "robots.txt", "-a", "GPTBot", "/test", "/never/test", "/ai-ok/test")
+    assert done.returncode == 1  # /never/test is disallowed
+    out = done.stdout
+    assert "AI use: train-ai disallowed by line 4 'content-usage: train-ai=n'; search unknown; ai-input unknown" in out
+    assert "AI use: not applicable: the URL may not be crawled" in out
+    assert "AI use: train-ai allowed by line 5 'content-usage: /ai-ok/ train-ai=y'" in out
+
+
+def test_a_file_without_preference_lines_shows_none(robotrules, tmp_path):
+    """Without Content-Usage or Content-Signal lines (and no --purpose) nothing is added."""
+    (tmp_path / "robots.txt").write_bytes(b"User-agent: *\nDisallow: /x\n")
+    done = robotrules("test", "robots.txt", "/a")
+    assert done.returncode == 0 and "AI use" not in done.stdout
+
+
+def test_purpose_sets_the_exit_code_on_a_refusal_only(robotrules, tmp_path):
+    """A5: a refusal of the use asked about is exit code 1; allowed and unknown are 0."""
+    (tmp_path / "robots.txt").write_bytes(DRAFT)
+    refused = robotrules("test", "robots.txt", "--purpose", "train-ai", "/test")
+    assert refused.returncode == 1
+    assert "AI use: train-ai disallowed by line 4" in refused.stdout
+    allowed = robotrules("test", "robots.txt", "--purpose", "train-ai", "/ai-ok/page")
+    assert allowed.returncode == 0, allowed.stdout
+    unknown = robotrules("test", "robots.txt", "--purpose", "search", "/test")
+    assert unknown.returncode == 0 and "AI use: search unknown" in unknown.stdout
+
+
+def test_json_verdicts_carry_the_preferences_and_their_lines(robotrules, tmp_path):
+    """A3: every JSON verdict has preferences (null where not crawlable) and preference_lines."""
+    (tmp_path / "robots.txt").write_bytes(DRAFT)
+    rows = json_lines(robotrules("test", "robots.txt", "--json", "/test", "/never/x").stdout)
+    assert rows[0]["preferences"] == {"train-ai": False, "search": None, "ai-input": None}
+    assert rows[0]["preference_lines"] == [4]
+    assert rows[1]["preferences"] == {"train-ai": None, "search": None, "ai-input": None}
+    assert rows[1]["preference_lines"] == []
+
+
+def test_check_shows_a_live_sites_content_signal_and_purpose(robotrules, site):
+    """A7 through a live fetch: Cloudflare's Content-Signal line answers ai-train for check."""
+    body = b"User-agent: *\nContent-Signal: search=yes, ai-train=no\nAllow: /\n"
+    server = site(respond(200, body))
+    done = robotrules("check", "-a", "GPTBot/1.1", "--purpose", "train-ai", server.url("/article"))
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "ALLOWED" in done.stdout
+    assert "AI use: train-ai disallowed by line 2 'content-signal: search=yes, ai-train=no'" in done.stdout
