@@ -132,12 +132,6 @@ class ClientBase(Generic[_F, _L]):
 
     def robots_url(self, url: str) -> str:
         """S1-S5: the robots.txt URL governing ``url``; :class:`InvalidURL` or :class:`UnsupportedScheme`."""
-        if type(url) is str:  # the hot path of every decision: the origin memo hit of _key(), without its call
-            start = url.find("://")
-            end = url.find("/", start + 3) if start > 0 else -1
-            known = self._origins.get(url if end < 0 else url[:end])
-            if known is not None:
-                return known
         return self._key(url)[0]
 
     def _key(self, url: str) -> tuple[str, Scope | None]:

@@ -11,10 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from robotrules.core.fields import FieldError, Token, parse_dictionary
 from robotrules.core.model import Extension, Group, Model
 from robotrules.core.rules import verdict
-from robotrules.core.usage import LEGACY_LABELS, SIGNAL_KEYS, VOCABULARY, UsageRule, parse_signal, usage_rule
+from robotrules.core.usage import LEGACY_LABELS, VOCABULARY, UsageRule, parse_signal, usage_rule
 
 __all__ = ["CODES", "usage_findings"]
 
@@ -76,11 +75,8 @@ def _misspelt(ext: Extension) -> Iterator[Finding]:
 
 
 def _signal_values(ext: Extension) -> Iterator[Finding]:
-    for item in ext.value.split(","):
-        key, _, value = item.partition("=")
-        key, value = key.strip(" \t").lower(), value.strip(" \t")
-        if key in SIGNAL_KEYS and value.lower() not in ("yes", "no"):
-            yield ext.line, "signal-value", f"{key}={value[:40]}"
+    for unread in parse_signal(ext.value).unread:
+        yield ext.line, "signal-value", unread
 
 
 def _statement_findings(rule: UsageRule) -> Iterator[Finding]:
@@ -92,27 +88,14 @@ def _statement_findings(rule: UsageRule) -> Iterator[Finding]:
         else:
             yield rule.line, "usage-unreadable", f"{statement_text[:80]!r} ({rule.statement.error})"
         return
-    try:
-        members = parse_dictionary(statement_text.encode("utf-8"))
-    except FieldError:  # parsed above; kept for the type checker's sake
-        return
+    for unread in rule.statement.unread:
+        yield rule.line, "usage-unknown-value", unread
     for label in VOCABULARY:
-        member = members.get(label)
-        if member is not None and not (isinstance(member[0], Token) and member[0] in ("y", "n")):
-            yield rule.line, "usage-unknown-value", f"{label}={_shown(member[0])}"
-        if member is not None and len(re.findall(rf"(?:^|,)[ \t]*{re.escape(label)}(?=[=;, \t]|$)", statement_text)) > 1:
+        if len(re.findall(rf"(?:^|,)[ \t]*{re.escape(label)}(?=[=;, \t]|$)", statement_text)) > 1:
             yield rule.line, "usage-duplicate", label
-    for key in members:
+    for key in rule.statement.ignored:
         if key in LEGACY_LABELS:
             yield rule.line, "usage-old-label", key
-
-
-def _shown(value: object) -> str:
-    if isinstance(value, bool):
-        return "?1" if value else "?0"
-    if isinstance(value, str) and not isinstance(value, Token):
-        return f'"{value}"'
-    return str(value)[:40]
 
 
 def _on_disallowed(rule: UsageRule, group: Group) -> Iterator[Finding]:

@@ -56,12 +56,15 @@ _SIGNAL_VALUES = {"yes": True, "no": False}
 class Statement(NamedTuple):
     """A statement of preference: per category True (allowed) or False (disallowed); a category
     it does not hold is unknown (A5). ``parsed`` is False when the text failed to parse (then
-    everything is unknown) and ``error`` says why; ``ignored`` lists the keys it did not interpret."""
+    everything is unknown) and ``error`` says why; ``ignored`` lists the keys it did not interpret;
+    ``unread`` the known categories it names with a value that states nothing ("key=value" as
+    written), for the linter."""
 
     preferences: Mapping[str, bool]
     parsed: bool = True
     error: str = ""
     ignored: tuple[str, ...] = ()
+    unread: tuple[str, ...] = ()
 
     def preference(self, category: str) -> bool | None:
         """True (allowed), False (disallowed) or None (unknown) for ``category``."""
@@ -90,12 +93,26 @@ def parse_statement(value: str | bytes) -> Statement:
     except FieldError as error:
         return Statement({}, parsed=False, error=str(error))
     preferences: dict[str, bool] = {}
+    unread: list[str] = []
     for label in VOCABULARY:
         member = members.get(label)
-        if member is not None and isinstance(member[0], Token) and member[0] in ("y", "n"):
+        if member is None:
+            continue
+        if isinstance(member[0], Token) and member[0] in ("y", "n"):
             preferences[label] = member[0] == "y"
+        else:
+            unread.append(f"{label}={_shown(member[0])}")
     ignored = tuple(key for key in members if key not in VOCABULARY)
-    return Statement(preferences, ignored=ignored)
+    return Statement(preferences, ignored=ignored, unread=tuple(unread))
+
+
+def _shown(value: object) -> str:
+    """A Dictionary value as a person would write it: ``?1``, ``"n"``, a token or a number."""
+    if isinstance(value, bool):
+        return "?1" if value else "?0"
+    if isinstance(value, str) and not isinstance(value, Token):
+        return f'"{value}"'
+    return str(value)[:40]
 
 
 def parse_signal(value: str) -> Statement:
@@ -107,6 +124,7 @@ def parse_signal(value: str) -> Statement:
     """
     preferences: dict[str, bool] = {}
     ignored: list[str] = []
+    unread: list[str] = []
     for item in value.split(","):
         key, _, raw = item.partition("=")
         key = key.strip(" \t").lower()
@@ -116,12 +134,14 @@ def parse_signal(value: str) -> Statement:
         if category is None:
             ignored.append(key)
             continue
-        allowed = _SIGNAL_VALUES.get(raw.strip(" \t").lower())
+        written = raw.strip(" \t")
+        allowed = _SIGNAL_VALUES.get(written.lower())
         if allowed is not None:
             preferences[category] = allowed
         else:
             preferences.pop(category, None)  # the last item for a key counts, as in a Dictionary
-    return Statement(preferences, ignored=tuple(ignored))
+            unread.append(f"{key}={written[:40]}")
+    return Statement(preferences, ignored=tuple(ignored), unread=tuple(unread))
 
 
 def combine(*statements: Statement | str | bytes) -> Statement:
