@@ -37,6 +37,7 @@ __all__ = [
     "FIELDS",
     "CacheState",
     "CheckResult",
+    "FieldType",
     "Governing",
     "Kind",
     "LineTexts",
@@ -48,6 +49,7 @@ __all__ = [
     "arrow_schema",
     "check_offline",
     "from_result",
+    "ignores_global",
     "require_token",
     "sentence",
     "spark_schema",
@@ -250,13 +252,17 @@ _GROUPS: dict[str | None, str] = {None: "no group applies", "*": "group 'user-ag
 
 
 def sentence(allowed: bool, token: str, line: int, text: str, group: str | None, path: str, source: str,
-             full: str | None = None) -> str:
-    """The verdict as a sentence: who, which line as written (or why no line), which group."""
+             full: str | None = None, ignored_global: bool = False) -> str:
+    """The verdict as a sentence: who, which line as written (or why no line), which group;
+    ``ignored_global``: the crawler ignored the file's ``*`` group (A8)."""
     verdict = "allowed" if allowed else "disallowed"
     who = f" for {token}" if token else ""
     if full is not None:
         return f"{verdict}{who}: {source} says {full} everything"
-    where = _GROUPS.get(group, f"group for {group!r}")
+    if ignored_global:
+        where = f"no group names {token or 'it'}, and it ignores the group 'user-agent: *'"
+    else:
+        where = _GROUPS.get(group, f"group for {group!r}")
     if not line:
         return f"{verdict}{who}: no rule matches {path!r} ({where})"
     return f"{verdict}{who} by line {line}: {text!r} ({where})"
@@ -302,7 +308,9 @@ class Verdict:
     ``group`` the group that applied ("*", a token, None: none); ``path`` what was matched;
     ``source`` the robots.txt URL or the draft's name; ``state`` the live file's state (None for
     a draft); ``full`` "allow"/"disallow" when the whole site is decided without rules (F3-F6);
-    ``usage`` the AI-use preferences for the URL (A1-A8; None when no rules decide).
+    ``usage`` the AI-use preferences for the URL (A1-A8; None when no rules decide);
+    ``ignored_global`` True when the crawler ignores the ``*`` group (A8: Google's AdsBot) and
+    that group would otherwise have applied.
     """
 
     url: str
@@ -318,6 +326,7 @@ class Verdict:
     state: RobotsState | None = None
     full: str | None = None
     usage: Usage | None = None
+    ignored_global: bool = False
 
     def preference(self, category: str) -> bool | None:
         """A3, A5: True (allowed), False (disallowed) or None (unknown, or the URL may not be crawled)."""
@@ -333,9 +342,34 @@ class Verdict:
             return []
         return sorted({r.line for r in self.usage.rules} | {s.line for s in self.usage.signals})
 
+    def use_lines(self, category: str) -> list[int]:
+        """The Content-Usage and Content-Signal lines that give ``category`` its value (none when
+        the URL may not be crawled, A3)."""
+        usage = self.usage
+        if usage is None or not self.allowed:
+            return []
+        found = {r.line for r in usage.rules if r.statement.preference(category) is not None}
+        found |= {s.line for s in usage.signals if s.statement.preference(category) is not None}
+        return sorted(found)
+
+    def use_sentence(self, categories: Sequence[str] | None = None) -> str:
+        """The AI-use preferences in words, each with the line that states it: "train-ai
+        disallowed by line 4 'content-usage: train-ai=n'; search unknown" for ``categories``
+        (default: all), or "not applicable: the URL may not be crawled" (A3). The one wording of
+        the CLI and the service."""
+        if not self.allowed:
+            return "not applicable: the URL may not be crawled"
+        parts = []
+        for category in categories if categories is not None else list(CATEGORIES):
+            value = self.preference(category)
+            word = "unknown" if value is None else "allowed" if value else "disallowed"
+            parts.append(f"{category} {word}{self.usage.source(category) if self.usage is not None else ''}")
+        return "; ".join(parts)
+
     def sentence(self) -> str:
         """The verdict in one sentence: verdict, token, deciding line as written, group."""
-        return sentence(self.allowed, self.token, self.line, self.text, self.group, self.path, self.source, self.full)
+        return sentence(self.allowed, self.token, self.line, self.text, self.group, self.path, self.source, self.full,
+                        self.ignored_global)
 
     def explain(self) -> str:
         """One line for people: :meth:`sentence`, and the live file's state."""
@@ -356,6 +390,7 @@ class Verdict:
             "path": self.path,
             "source": self.source,
             "full": self.full,
+            "ignored_global": self.ignored_global,
             "robots": state_dict(self.state) if self.state is not None else None,
             "explanation": self.explain(),
             "preferences": self.preferences(),
@@ -377,29 +412,55 @@ def from_result(result: CheckResult, url: str, agent: str) -> Verdict:
     """The verdict of a live check (:meth:`RobotsClient.check`) of ``url`` for ``agent``."""
     state = result.state
     decision = result.decision
-    if decision is None:
+    if decision is None or state.robots is None:
         return Verdict(url, agent, result.agent, result.allowed, 0, "", None, None, "", state.robots_url, state,
                        full="allow" if result.allowed else "disallow")
+    if decision.agent == "*" and ignores_global(result.agent):
+        return _decide(state.robots, url, agent, result.agent, state.robots_url, state)
     rule = decision.rule
-    usage = state.robots.usage(url, token_of(agent)) if state.robots is not None else None
     return Verdict(url, agent, result.agent, result.allowed, result.line, result.text,
                    rule.kind if rule is not None else None, decision.agent, decision.path, state.robots_url, state,
-                   usage=usage)
+                   usage=state.robots.usage(url, token_of(agent)))
 
 
 def check_offline(robots: RobotsTxt, url: str, agent: str, source: str) -> Verdict:
     """Decide ``url`` for ``agent`` against a draft or a file read from disk (no status rules apply)."""
-    token = token_of(agent)
+    return _decide(robots, url, agent, token_of(agent), source, None)
+
+
+def _decide(robots: RobotsTxt, url: str, agent: str, token: str, source: str, state: RobotsState | None) -> Verdict:
+    """The verdict of ``robots`` for ``token``; a crawler that ignores the ``*`` group (A8) is
+    decided without it, and the verdict says so."""
     decision = robots.check(url, token)
+    ignored = decision.agent == "*" and ignores_global(token)
+    if ignored:
+        decision = robots.check(url, token, global_group=False)
     rule = decision.rule
+    usage = robots.usage(url, token, global_group=not ignored)
     return Verdict(url, agent, token, decision.allowed, decision.line, robots.line_text(decision.line),
-                   rule.kind if rule is not None else None, decision.agent, decision.path, source,
-                   usage=robots.usage(url, token))
+                   rule.kind if rule is not None else None, decision.agent, decision.path, source, state,
+                   usage=usage, ignored_global=ignored)
+
+
+_IGNORING: list[frozenset[str]] = []
+
+
+def ignores_global(token: str) -> bool:
+    """A8: whether the registry says the crawler of ``token`` ignores the ``*`` group (Google's
+    AdsBot, APIs-Google). The registry is read on the first call, not when answers is imported."""
+    if not _IGNORING:
+        from robotrules.crawlers import IGNORES_GLOBAL
+
+        _IGNORING.append(IGNORES_GLOBAL)
+    return token.lower() in _IGNORING[0]
 
 
 # -- the batch row ------------------------------------------------------------------------------
 
-FIELDS: tuple[tuple[str, Literal["string", "bool", "int32"]], ...] = (
+FieldType = Literal["string", "bool", "int32", "double"]
+"""The types of the batch and audit tables' columns (nullable, as Arrow and Spark types are)."""
+
+FIELDS: tuple[tuple[str, FieldType], ...] = (
     ("url", "string"),
     ("agent", "string"),
     ("allowed", "bool"),
@@ -420,13 +481,14 @@ Row = tuple[str, str, "bool | None", int, str, str, int, str]
 the site (no capture of its robots.txt), the URL has no robots.txt (not http, https or ftp), or
 the row has no URL (an empty or missing cell: the row is kept, so that rows line up with the input)."""
 
-_SPARK_TYPES = {"string": "string", "bool": "boolean", "int32": "int"}
+_ARROW_TYPES = {"string": "string", "bool": "bool_", "int32": "int32", "double": "float64"}
+_SPARK_TYPES = {"string": "string", "bool": "boolean", "int32": "int", "double": "double"}
 
 
-def arrow_schema(pyarrow: Any) -> Any:
-    """The Arrow schema of :data:`FIELDS`, made with the ``pyarrow`` module given (an optional extra)."""
-    types = {"string": pyarrow.string, "bool": pyarrow.bool_, "int32": pyarrow.int32}
-    return pyarrow.schema([(name, types[kind]()) for name, kind in FIELDS])
+def arrow_schema(pyarrow: Any, fields: Sequence[tuple[str, str]] = FIELDS) -> Any:
+    """The Arrow schema of ``fields`` (default :data:`FIELDS`; name and :data:`FieldType`), made
+    with the ``pyarrow`` module given (an optional extra)."""
+    return pyarrow.schema([(name, getattr(pyarrow, _ARROW_TYPES[kind])()) for name, kind in fields])
 
 
 def spark_schema(fields: Sequence[tuple[str, str]] = FIELDS) -> str:

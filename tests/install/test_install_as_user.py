@@ -150,7 +150,7 @@ def test_robotrules_version_agrees_with_the_metadata(source: Path, tmp_path: Pat
     assert robotrules.__version__ in shown
 
 
-@pytest.mark.xdist_group("built-dist")  # one worker: one `python -m build` for the three
+@pytest.mark.xdist_group("built-dist")  # one worker: one `python -m build` for these three
 def test_python_m_build_makes_an_sdist_that_builds_the_compiled_wheel(built: Path) -> None:
     """The sdist holds everything the build needs (the in-tree backend, setup.py, license,
     changelog, py.typed, the web page's files), and the wheel that ``build`` makes from it holds the compiled core."""
@@ -160,19 +160,22 @@ def test_python_m_build_makes_an_sdist_that_builds_the_compiled_wheel(built: Pat
         names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
     for needed in ("_build/backend.py", "setup.py", "pyproject.toml", "LICENSE", "CHANGELOG.md", "README.md",
                    "src/robotrules/py.typed", "src/robotrules/_version.py",
-                   "src/robotrules/service/static/index.html", "src/robotrules/service/static/app.js"):
+                   "src/robotrules/service/static/index.html", "src/robotrules/service/static/app.js",
+                   "src/robotrules/crawlers/ai-robots-txt.json", "src/robotrules/crawlers/ai-robots-txt.LICENSE"):
         assert needed in names, f"the sdist lacks {needed}"
     with zipfile.ZipFile(wheel) as archive:
         files = archive.namelist()
     assert "robotrules/py.typed" in files
     for page in ("index.html", "app.js", "style.css"):  # the web tester page, served by `robotrules serve`
         assert f"robotrules/service/static/{page}" in files, files
+    for data in ("ai-robots-txt.json", "ai-robots-txt.LICENSE"):  # the ai.robots.txt snapshot and its licence
+        assert f"robotrules/crawlers/{data}" in files, files
     compiled = {Path(name).name.split(".")[0] for name in files if name.startswith("robotrules/core/") and name.endswith(".so")}
     assert {"lexer", "matcher", "model", "robotstxt"} <= compiled, files
     assert "-cp3" in wheel.name, "a compiled wheel is specific to the Python version"
 
 
-@pytest.mark.xdist_group("built-dist")  # one worker: one `python -m build` for the three
+@pytest.mark.xdist_group("built-dist")  # one worker: one `python -m build` for these three
 def test_the_wheel_metadata_is_ready_to_publish(built: Path) -> None:
     """Classifiers (Python versions, typing), an SPDX license expression, project URLs, the
     version from the one source, and the extras."""
@@ -199,13 +202,18 @@ def test_the_wheel_metadata_is_ready_to_publish(built: Path) -> None:
     assert runtime == ["idna>=3.7"], runtime
 
 
-@pytest.mark.xdist_group("built-dist")  # one worker: one `python -m build` for the three
-def test_pip_install_of_the_sdist_gives_the_compiled_core(built: Path, tmp_path: Path) -> None:
-    """``pip install dist/robotrules-*.tar.gz`` in a fresh venv builds and installs the compiled core."""
-    (sdist,) = built.glob("robotrules-*.tar.gz")
+@pytest.mark.xdist_group("built-dist")  # one worker: one `python -m build` for these three
+def test_the_wheel_built_from_the_sdist_installs_the_compiled_core_and_its_data(built: Path, tmp_path: Path) -> None:
+    """The wheel ``build`` made from the sdist (an isolated build, as ``pip install`` of the sdist
+    runs it) installs in a fresh venv with the compiled core and the crawler registry's data.
+    Installing the wheel, not the sdist again, spares a third compile of the core."""
+    (wheel,) = built.glob("robotrules-*.whl")
     venv = Venv(tmp_path / "venv")
-    venv.pip("install", sdist)
+    venv.pip("install", wheel)
     assert venv.probe()["compiled"] is True
+    done = _run([venv.python, "-c", "from robotrules.crawlers import COMMUNITY; print(len(COMMUNITY))"],
+                cwd=tmp_path)
+    assert int(done.stdout) == 166
 
 
 def test_without_a_c_compiler_pip_install_falls_back_to_the_pure_core(source: Path, tmp_path: Path) -> None:

@@ -23,6 +23,7 @@ from robotrules._version import __version__
 from robotrules.cli._commands_audit import audit
 from robotrules.cli._commands_batch import batch
 from robotrules.cli._commands_check import check
+from robotrules.cli._commands_crawlers import crawlers
 from robotrules.cli._commands_demo import demo
 from robotrules.cli._commands_diff import diff
 from robotrules.cli._commands_fetch import fetch, robots_url
@@ -72,7 +73,7 @@ def cli() -> None:
     """The ``robotrules`` group; :func:`run` runs it and returns the command's exit code."""
 
 
-for _command in (check, test, lint, diff, fetch, robots_url, serve, demo, batch, audit):
+for _command in (check, test, lint, diff, fetch, robots_url, serve, demo, batch, audit, crawlers):
     cli.add_command(_command)
 
 

@@ -29,6 +29,8 @@ __all__ = [
     "output",
     "output_options",
     "progress_option",
+    "registry",
+    "registry_option",
     "skip_bad_records_option",
     "urls_option",
 ]
@@ -83,6 +85,29 @@ output_options = _stack(
     click.option("--color/--no-color", "color", default=None,
                  help="Colour the output (default: only on a terminal, and not when NO_COLOR is set)."),
 )
+
+registry_option = click.option(
+    "--registry", "registry_file", type=click.Path(dir_okay=False), default=None, metavar="FILE",
+    help="More crawlers from a .json or .csv file (or ai.robots.txt's robots.json); entries with a name "
+         "already known replace it.")
+
+
+def registry(path: str | None, replace: bool = False) -> Any:
+    """The crawler registry a command uses: the built-in one, extended by the file at ``path``
+    (or replaced by it, with ``replace``); a file that cannot be read or used is an input error."""
+    from robotrules.cli._errors import InputError, describe_os_error
+    from robotrules.crawlers import CRAWLERS, load, merge
+
+    if path is None:
+        return CRAWLERS
+    try:
+        loaded = load(path)
+    except ValueError as exc:
+        raise InputError(f"cannot use the crawler registry: {exc}") from None
+    except OSError as exc:
+        raise InputError(describe_os_error(exc, "cannot read the crawler registry")) from None
+    return loaded if replace else merge(CRAWLERS, loaded)
+
 
 progress_option = click.option(
     "--progress/--no-progress", "progress", default=None,

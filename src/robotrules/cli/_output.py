@@ -130,16 +130,6 @@ def usage_line(verdict: Verdict, purpose: str | None = None) -> str:
     """The AI-use preferences beside a verdict, when the file states any or ``purpose`` asks:
     "AI use: train-ai disallowed by line 4; search unknown; ai-input unknown"."""
     usage = verdict.usage
-    stated = usage is not None and usage.stated
-    if not stated and purpose is None:
+    if (usage is None or not usage.stated) and purpose is None:
         return ""
-    if not verdict.allowed:
-        return "AI use: not applicable: the URL may not be crawled"
-    categories = [purpose] if purpose is not None else list(verdict.preferences())
-    parts = []
-    for category in categories:
-        value = verdict.preference(category)
-        word = "unknown" if value is None else "allowed" if value else "disallowed"
-        source = usage.source(category) if usage is not None else ""
-        parts.append(f"{category} {word}{source}")
-    return "AI use: " + "; ".join(parts)
+    return "AI use: " + (verdict.use_sentence([purpose]) if purpose is not None else verdict.use_sentence())

@@ -4,7 +4,9 @@
 AI-use preference lines: ``Content-Signal`` as deployed by Cloudflare
 ("search=yes, ai-train=no") and ``Content-Usage`` from the IETF aipref drafts
 ("[/path] train-ai=n"). Parsers return None (never raise) for values they cannot read; the
-linter reports those.
+linter reports those. The two AI-use lines are read by :mod:`robotrules.core.usage` (A1-A7);
+:func:`parse_content_signal` and :func:`parse_content_usage` are kept here, for compatibility,
+as thin wrappers on it.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from __future__ import annotations
 import math
 import re
 from typing import NamedTuple
+
+from robotrules.core.usage import SIGNAL_KEYS, parse_signal, usage_rule
 
 __all__ = [
     "KNOWN_FIELDS",
@@ -69,40 +73,45 @@ def parse_request_rate(value: str) -> RequestRate | None:
     return RequestRate(requests, period)
 
 
-def _pairs(text: str) -> dict[str, str] | None:
-    """Comma-separated ``key=value`` items, lower-cased, quotes around a value dropped; None
-    when an item is not ``key=value`` or there is none."""
-    out: dict[str, str] = {}
-    for raw in text.split(","):
-        item = raw.strip()
-        if not item:
-            continue
-        key, sep, val = item.partition("=")
-        key, val = key.strip().lower(), val.strip().strip('"').lower()
-        if not sep or not key or not val:
-            return None
-        out[key] = val
-    return out or None
-
-
-def parse_content_signal(value: str) -> dict[str, str] | None:
-    """Cloudflare Content Signals: "search=yes, ai-train=no" -> {"search": "yes", "ai-train": "no"}."""
-    return _pairs(value)
+_SIGNAL_KEY_OF = {category: key for key, category in SIGNAL_KEYS.items()}
+"""Each category and the Content-Signal key that stands for it (A7)."""
 
 
 class ContentUsage(NamedTuple):
-    """An aipref ``Content-Usage`` line: preferences for paths starting with ``path`` ("/" = all)."""
+    """An aipref ``Content-Usage`` rule as :meth:`RobotsTxt.content_usage` gives it: its path
+    ("/" when the rule has none: every path) and the categories it states, ``"y"`` or ``"n"``.
+
+    Kept for compatibility: :class:`robotrules.core.usage.UsageRule` is the rule itself (its
+    line, compiled path and :class:`~robotrules.core.usage.Statement`)."""
 
     path: str
     preferences: dict[str, str]
 
 
+def parse_content_signal(value: str) -> dict[str, str] | None:
+    """A7: a Cloudflare Content-Signal value ("search=yes, ai-train=no") as
+    ``{"search": "yes", "ai-train": "no"}``: each known key read as ``yes`` or ``no``, the last
+    one for a key counting; None when it states no preference.
+
+    Kept for compatibility: a thin wrapper on :func:`robotrules.core.usage.parse_signal`, whose
+    :class:`~robotrules.core.usage.Statement` names the categories (``train-ai`` for ``ai-train``).
+    """
+    statement = parse_signal(value)
+    found = {_SIGNAL_KEY_OF[category]: "yes" if allowed else "no" for category, allowed in statement.preferences.items()}
+    return found or None
+
+
 def parse_content_usage(value: str) -> ContentUsage | None:
-    """IETF aipref: "train-ai=n" or "/path/ train-ai=y, search=y"; None if unreadable."""
-    value = value.strip()
-    path = "/"
-    if value.startswith("/"):
-        path, _, value = value.partition(" ")
-        value = value.strip()
-    prefs = _pairs(value)
-    return None if prefs is None else ContentUsage(path, prefs)
+    """A1, A5: a Content-Usage value ("train-ai=n" or "/path/ train-ai=y, search=y") as its path
+    ("/" when it has none) and the categories its statement states (``"y"``/``"n"``), read
+    exactly as :func:`robotrules.core.usage.parse_statement` reads them (a quoted value or
+    another token states nothing); None when the statement is not an RFC 9651 Dictionary (an
+    upper-case key, for one).
+
+    Kept for compatibility: :func:`robotrules.core.usage.usage_rule` is the rule itself.
+    """
+    rule = usage_rule(value.strip(" \t"), 0, normalise=False)
+    if not rule.statement.parsed:
+        return None
+    return ContentUsage(rule.path or "/", {category: "y" if allowed else "n"
+                                           for category, allowed in rule.statement.preferences.items()})

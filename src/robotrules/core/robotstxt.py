@@ -30,7 +30,7 @@ from robotrules.core.modes import Mode, get_mode
 from robotrules.core.pattern import rfc_normalise_path
 from robotrules.core.rules import ALLOW_BIT, PRIORITY_ONE, Rule, line_of, verdict
 from robotrules.core.urls import path_params_query
-from robotrules.core.usage import Signal, Usage, parse_signal, usage_rule
+from robotrules.core.usage import Signal, Usage, UsageRule, parse_signal, usage_rule
 from robotrules.core.usage import answer as usage_answer
 
 __all__ = ["AgentRules", "Decision", "RobotsTxt", "parse"]
@@ -110,12 +110,18 @@ class RobotsTxt:
             return found is None or found[0] & ALLOW_BIT != 0 or found[0] < PRIORITY_ONE
         return self.check(url, user_agent).allowed
 
-    def check(self, url: str, user_agent: UserAgents) -> Decision:
-        """Like :meth:`allowed`, with why: the deciding line and rule, the groups and the path."""
+    def check(self, url: str, user_agent: UserAgents, *, global_group: bool = True) -> Decision:
+        """Like :meth:`allowed`, with why: the deciding line and rule, the groups and the path.
+
+        ``global_group=False`` decides for a crawler that ignores the ``*`` group and obeys only
+        groups that name it (A8: Google's AdsBot): with no such group, no group applies.
+        """
         if not isinstance(url, str):
             raise TypeError(f"url must be str, not {type(url).__name__}")
         path = path_params_query(url)
         ruleset, groups, agent = self._select(user_agent)
+        if not global_group and agent == "*":
+            ruleset, groups, agent = _NONE
         if self._mode.normalise_percent_encoding:
             path = rfc_normalise_path(path)
             if self._mode.robots_txt_always_allowed and path == "/robots.txt":
@@ -171,34 +177,59 @@ class RobotsTxt:
         return None
 
     def content_signals(self, user_agent: UserAgents) -> dict[str, str]:
-        """Cloudflare ``Content-Signal`` preferences for ``user_agent`` (later lines override earlier)."""
+        """A7: the Cloudflare ``Content-Signal`` preferences for ``user_agent``, as
+        ``{"search": "yes", "ai-train": "no"}`` (later lines override earlier).
+
+        Kept for compatibility: the lines are those :meth:`usage` reads (the group's, else those
+        outside any group; none in ``legacy1994``), read by :func:`robotrules.core.usage.parse_signal`;
+        :meth:`usage` gives what they mean for a URL.
+        """
         signals: dict[str, str] = {}
-        for ext in self.group_extensions(user_agent, "content-signal"):
-            signals.update(parse_content_signal(ext.value) or {})
+        for signal in self.usage("/", user_agent).signals:
+            signals.update(parse_content_signal(signal.value) or {})
         return signals
 
     def content_usage(self, user_agent: UserAgents) -> list[ContentUsage]:
-        """IETF aipref ``Content-Usage`` lines for ``user_agent``, in file order."""
+        """A1: the IETF aipref ``Content-Usage`` rules of the group(s) for ``user_agent``, in file
+        order, each as its path and the categories it states (a statement that is not an RFC 9651
+        Dictionary is left out).
+
+        Kept for compatibility: read by :func:`robotrules.core.usage.usage_rule`; :meth:`usage`
+        decides which rule applies to a URL (A2-A4).
+        """
         usages = (parse_content_usage(ext.value) for ext in self.group_extensions(user_agent, "content-usage"))
         return [usage for usage in usages if usage is not None]
 
-    def usage(self, url: str, user_agent: UserAgents) -> Usage:
-        """A1-A7: whether ``user_agent`` may crawl ``url`` (exactly :meth:`allowed`) and how its
-        content may be used: the deciding Content-Usage rule(s) of the same group(s), combined
-        with the Content-Signal lines of those groups, or else those outside any group. In
-        ``legacy1994`` there are no preferences (every category unknown)."""
-        decision = self.check(url, user_agent)
+    def usage(self, url: str, user_agent: UserAgents, *, global_group: bool = True) -> Usage:
+        """A1-A7: whether ``user_agent`` may crawl ``url`` (exactly :meth:`check` with the same
+        ``global_group``) and how its content may be used: the deciding Content-Usage rule(s) of
+        the same group(s), combined with the Content-Signal lines of those groups, or else those
+        outside any group. In ``legacy1994`` there are no preferences (every category unknown)."""
+        decision = self.check(url, user_agent, global_group=global_group)
+        rules, signals = self._usage_lines(decision.groups)
+        return usage_answer(decision.allowed, decision.explain(), decision.path, decision.agent, rules, signals)
+
+    def usage_lines(self, user_agent: UserAgents, *, global_group: bool = True
+                    ) -> tuple[tuple[UsageRule, ...], tuple[Signal, ...]]:
+        """A1, A7: what :meth:`usage` reads for ``user_agent``, whatever the URL: the Content-Usage
+        rules of its group(s), parsed, and the Content-Signal lines in scope (the groups', else
+        those outside any group). For callers that decide many URLs for one agent; both empty
+        in ``legacy1994``."""
+        _, groups, agent = self._select(user_agent)
+        return self._usage_lines(groups if global_group or agent != "*" else ())
+
+    def _usage_lines(self, groups: tuple[Group, ...]) -> tuple[tuple[UsageRule, ...], tuple[Signal, ...]]:
         if self._mode.substring_agent_match:
-            return usage_answer(decision.allowed, decision.explain(), decision.path, decision.agent, (), ())
+            return (), ()
         normalise = self._mode.normalise_percent_encoding
-        rules = [usage_rule(ext.value, ext.line, normalise)
-                 for group in decision.groups for ext in group.extensions if ext.field == "content-usage"]
+        rules = tuple(usage_rule(ext.value, ext.line, normalise)
+                      for group in groups for ext in group.extensions if ext.field == "content-usage")
         signals = tuple(Signal(ext.line, ext.value, parse_signal(ext.value), "group")
-                        for group in decision.groups for ext in group.extensions if ext.field == "content-signal")
+                        for group in groups for ext in group.extensions if ext.field == "content-signal")
         if not signals:
             signals = tuple(Signal(ext.line, ext.value, parse_signal(ext.value), "file")
                             for ext in self.extensions if ext.field == "content-signal")
-        return usage_answer(decision.allowed, decision.explain(), decision.path, decision.agent, rules, signals)
+        return rules, signals
 
     def group_extensions(self, user_agent: UserAgents, field: str | None = None) -> list[Extension]:
         """Non-rule lines of the group(s) that apply to ``user_agent``, in file order.
