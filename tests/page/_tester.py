@@ -1,9 +1,11 @@
 """A small driver for the tester page: open it, type into it, wait for it, read what it shows.
 
 It acts as a person does (fills fields, clicks chips, rows and buttons) and reads the page's DOM:
-result rows carry ``data-url``, ``data-agent``, ``data-token``, ``data-allowed`` and
-``data-line``; editor lines ``data-line``; ``<html data-idle="true">`` says no re-test is waiting
-and no request is under way. Every wait is bounded by the context's default timeout.
+result rows carry ``data-url``, ``data-agent``, ``data-token``, ``data-allowed``, ``data-line``
+and, when a use is asked about, ``data-use``; their verdict cell holds a ``.usage`` part with one
+``li[data-category][data-value]`` per category. Picker chips carry ``data-agent`` (the name sent)
+and ``data-token``; editor lines ``data-line``; ``<html data-idle="true">`` says no re-test is
+waiting and no request is under way. Every wait is bounded by the context's default timeout.
 """
 
 from __future__ import annotations
@@ -86,17 +88,24 @@ class TesterPage:
         self.page.fill("#ua", text)
         self.wait_idle()
 
-    def choose_agents(self, *tokens: str) -> None:
-        """Press exactly the chips of ``tokens`` (case-insensitive), releasing the others."""
-        wanted = {token.lower() for token in tokens}
-        for chip in self.page.query_selector_all("#agent-chips .chip"):
-            token = (chip.get_attribute("data-token") or "").lower()
-            pressed = chip.get_attribute("aria-pressed") == "true"
-            if pressed != (token in wanted):
-                chip.click()
-        missing = wanted - {token.lower() for token in self.chosen_agents()}
+    def choose_agents(self, *names: str) -> None:
+        """Press exactly the chips of ``names`` (crawler names as the picker shows them,
+        case-insensitive), releasing the others; the search field is cleared first."""
+        wanted = {name.lower() for name in names}
+        chosen = {name.lower() for name in self.chosen_agents()}
+        if wanted != chosen:
+            self.search_agents("")
+        for name in sorted(wanted ^ chosen):
+            chip = self.chip(name)
+            assert chip.count() == 1, f"no chip for {name!r}"
+            chip.click()
+        missing = wanted - {name.lower() for name in self.chosen_agents()}
         assert not missing, f"no chip for {missing}"
         self.wait_idle()
+
+    def search_agents(self, text: str) -> None:
+        """Type ``text`` into the picker's search field (the chips filter as it changes)."""
+        self.page.fill("#agent-search", text)
 
     def fetch_live(self, url: str) -> None:
         self.page.fill("#live-url", url)
@@ -124,8 +133,25 @@ class TesterPage:
         return str((page or self.page).input_value("#robots"))
 
     def chosen_agents(self, page: Page | None = None) -> list[str]:
-        return list((page or self.page).eval_on_selector_all(
-            "#agent-chips .chip[aria-pressed=true]", "chips => chips.map(c => c.dataset.token)"))
+        """The chosen crawlers' names, in the order they are tested (the list above the picker);
+        each also has its chip pressed in the picker."""
+        page = page or self.page
+        chosen: list[str] = page.eval_on_selector_all("#agent-chosen .chosen-chip", "bs => bs.map(b => b.dataset.agent)")
+        pressed = page.eval_on_selector_all("#agent-chips .chip[aria-pressed=true]", "cs => cs.map(c => c.dataset.agent)")
+        assert sorted(chosen) == sorted(pressed), (chosen, pressed)
+        return chosen
+
+    def chip(self, name: str) -> Locator:
+        """The picker's chip for the crawler called ``name`` (case-insensitive)."""
+        lower = name.lower()
+        index: int = self.page.eval_on_selector_all(
+            "#agent-chips .chip", "(chips, n) => chips.findIndex(c => c.dataset.agent.toLowerCase() === n)", lower)
+        return self.page.locator("#agent-chips .chip").nth(index) if index >= 0 else self.page.locator("#no-such-chip")
+
+    def visible_chips(self) -> list[str]:
+        """The names of the chips the search leaves shown."""
+        return list(self.page.eval_on_selector_all(
+            "#agent-chips .chip", "chips => chips.filter(c => !c.hidden && !c.closest('[hidden]')).map(c => c.dataset.agent)"))
 
     def status(self, page: Page | None = None) -> tuple[str, str]:
         """The status line: (kind, text); kind is "info", "busy" or "error"."""

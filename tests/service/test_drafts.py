@@ -131,3 +131,19 @@ def test_diff_agents_are_matched_on_their_product_token(api: httpx.Client) -> No
     assert body["agents"] == ["googlebot"] and body["changed"] is True
     message = error_of(api.post("/v1/diff", json={"old": "", "new": "", "agents": ["/1.0"]}), 422, "invalid_request")
     assert "product token" in message
+
+
+def test_agents_entries_say_what_each_crawler_is_and_how_it_treats_robots_txt(api: httpx.Client) -> None:
+    """A8: each entry has the name as written, the token Google reads from it (and whether they
+    differ), operator, purpose, kind, source, whether it obeys robots.txt, whether it ignores the
+    '*' group and where the entry comes from: exactly the fields /openapi.json documents."""
+    from robotrules.service._models import AgentsResponse, CrawlerModel
+
+    body = api.get("/v1/agents").json()
+    AgentsResponse.model_validate(body)
+    agents = body["agents"]
+    assert agents == [c.to_dict() for c in crawlers.CRAWLERS]
+    assert all(set(a) == set(CrawlerModel.model_fields) for a in agents)
+    assert all(a["token_valid"] == (a["name"] == a["token"]) for a in agents)
+    assert any(not a["token_valid"] for a in agents) and any(a["ignores_global"] for a in agents)
+    assert {a["obeys"] for a in agents} == {"yes", "no", "unknown"}

@@ -6,16 +6,18 @@
     routes      one module-level handler per endpoint                                 (_routes)
     live        live checks: screen, cached first, loads through the fetch gate       (_live)
     drafts      texts a request carries: verdicts, lint, diff, cancellable            (_drafts)
+    purpose     the answer to "may it be used for X?" beside a verdict               (_purpose)
     admission   the fetch and work gates, with bounded queues                        (_admission)
     settings    every option and limit                                                (settings)
     server      uvicorn with the request-head timer and the connection limit          (_server)
 
 Endpoints::
 
-    GET  /v1/check?url=U&agent=A...   live verdicts (the robots.txt fetched and cached as Google does)
-    POST /v1/check                    {"urls": [...], "agents": [...]}: every URL for every agent
+    GET  /v1/check?url=U&agent=A...   live verdicts (the robots.txt fetched and cached as Google does);
+                                      &purpose=train-ai|search|ai-input: and may the content be used for it
+    POST /v1/check                    {"urls": [...], "agents": [...], "purpose": ...}: every URL for every agent
     GET  /v1/robots?url=U             the cached robots.txt governing U: state, body, sitemaps
-    POST /v1/test                     verdicts against a draft robots.txt, and its lint findings
+    POST /v1/test                     verdicts against a draft robots.txt (purpose: as for /v1/check), and its lint findings
     POST /v1/lint                     lint findings of a robots.txt text
     POST /v1/diff                     what changes between two versions (texts or live URLs)
     GET  /v1/agents                   the crawler registry (robotrules.crawlers)

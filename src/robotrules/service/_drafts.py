@@ -15,6 +15,7 @@ from robotrules.answers import check_offline
 from robotrules.core.lint import lint
 from robotrules.core.robotstxt import parse
 from robotrules.diff import diff
+from robotrules.service._purpose import answer
 
 __all__ = ["Checkpoint", "compare", "diagnostics", "findings", "text", "verdicts"]
 
@@ -34,16 +35,17 @@ def diagnostics(body: bytes, mode: str) -> list[dict[str, Any]]:
              "message": d.message} for d in lint(body, mode)]
 
 
-def verdicts(body: bytes, urls: Sequence[str], agents: Sequence[str], mode: str,
+def verdicts(body: bytes, urls: Sequence[str], agents: Sequence[str], mode: str, purpose: str | None,
              checkpoint: Checkpoint) -> dict[str, Any]:
-    """/v1/test: every URL for every agent against the draft ``body``, and its lint findings."""
+    """/v1/test: every URL for every agent against the draft ``body`` (each with the answer to
+    ``purpose`` when one is asked), and its lint findings."""
     draft = parse(body, mode=mode)
     results: list[dict[str, Any]] = []
     for url in urls:
         for agent in agents:
             if len(results) % _EVERY == 0:
                 checkpoint()
-            results.append(check_offline(draft, url, agent, "draft").to_dict())
+            results.append(answer(check_offline(draft, url, agent, "draft"), purpose))
     checkpoint()
     return {"results": results, "diagnostics": diagnostics(body, mode)}
 

@@ -32,6 +32,7 @@ from robotrules.hosts import check_url
 from robotrules.service._admission import Gates, Overloaded, released
 from robotrules.service._errors import ApiError
 from robotrules.service._metrics import Metrics
+from robotrules.service._purpose import answer
 from robotrules.service.settings import Settings
 
 __all__ = ["FULL_DISALLOW", "SLICE", "Live", "agents_of", "cap", "drafts_urls", "limit"]
@@ -141,8 +142,9 @@ class Live:
         self.metrics.looked_up(state)
         return state
 
-    async def check(self, urls: Sequence[str], agents: Sequence[str]) -> list[dict[str, Any]]:
-        """Verdicts of every URL for every agent, in order (see the module for the three steps)."""
+    async def check(self, urls: Sequence[str], agents: Sequence[str], purpose: str | None = None) -> list[dict[str, Any]]:
+        """Verdicts of every URL for every agent, in order (see the module for the three steps),
+        each with the answer to ``purpose`` when one is asked (:mod:`robotrules.service._purpose`)."""
         settings, client = self.settings, self.live
         limit(len(urls) * len(agents), settings.max_checks, "checks")
         many = len(urls) > 1
@@ -183,7 +185,7 @@ class Live:
                     state = states[key] = replace(state, cache="hit")
                 result = client.decide(state, url, agent)
                 self.metrics.decided(result.allowed)
-                verdicts.append(from_result(result, url, agent).to_dict())
+                verdicts.append(answer(from_result(result, url, agent), purpose))
         return verdicts
 
     async def fetched_body(self, url: str) -> tuple[bytes, dict[str, Any]]:

@@ -27,6 +27,7 @@ __all__ = [
     "LintRequest",
     "LintResponse",
     "Mode",
+    "Purpose",
     "RobotsResponse",
     "RobotsStateModel",
     "RuleChangeModel",
@@ -39,6 +40,12 @@ __all__ = [
 Mode = Literal["google", "rfc9309", "legacy1994"]
 CacheState = Literal["hit", "miss", "shared"]
 Kind = Literal["rules", "allow", "disallow"]
+Purpose = Literal["train-ai", "search", "ai-input"]
+"""A usage category a request may ask about (the keys of ``preferences``; a test pins them to
+:data:`robotrules.core.usage.CATEGORIES`)."""
+
+_PURPOSE = ("ask whether the content may be used for this purpose (AI model training, search, input to AI "
+            "answers): each result then says so in 'use'")
 
 
 class _Request(BaseModel):
@@ -94,12 +101,22 @@ class VerdictModel(BaseModel):
     path: str = Field(description="the path (with parameters and query) that was matched")
     source: str = Field(description="the robots.txt URL, or 'draft'")
     full: Literal["allow", "disallow"] | None = Field(description="set when the whole site is decided without rules (by the robots.txt status)")
+    ignored_global: bool = Field(description="true when the crawler ignores the '*' group (as Google's AdsBot does) and "
+                                             "that group would otherwise have applied: it was decided without it")
     robots: RobotsStateModel | None = Field(description="the live robots.txt's state (null for a draft)")
     explanation: str = Field(description="the verdict as one sentence")
     preferences: dict[str, bool | None] = Field(
         description="AI-use preferences for this URL and agent, per category (train-ai, search, ai-input): "
                     "true allowed, false disallowed, null unknown or not applicable (the URL may not be crawled)")
     preference_lines: list[int] = Field(description="the Content-Usage and Content-Signal lines that decide them")
+    purpose: Purpose | None = Field(default=None, description="the purpose asked about; present only when the request names one")
+    use: bool | None = Field(
+        default=None,
+        description="with a purpose: true allowed, false refused, null unknown (no line states it) or not applicable "
+                    "(the URL may not be crawled); present only when the request names a purpose")
+    use_lines: list[int] | None = Field(
+        default=None, description="with a purpose: the Content-Usage and Content-Signal lines that decide 'use'")
+    use_explanation: str | None = Field(default=None, description="with a purpose: the answer as one sentence")
 
 
 class CheckRequest(_Request):
@@ -109,6 +126,7 @@ class CheckRequest(_Request):
                             examples=[["https://example.com/private/page", "https://example.com/"]])
     agents: list[str] = Field(default_factory=lambda: ["*"], description="tokens, versioned names or whole User-Agent headers; default '*'",
                               examples=[["Googlebot", "GPTBot/1.1"]])
+    purpose: Purpose | None = Field(default=None, description=_PURPOSE, examples=["train-ai"])
 
 
 class CheckResponse(BaseModel):
@@ -148,6 +166,7 @@ class TestRequest(_Request):
     urls: list[str] = Field(min_length=1, description="absolute URLs or paths starting with '/'", examples=[["/private/page", "/"]])
     agents: list[str] = Field(default_factory=lambda: ["*"], examples=[["Googlebot"]])
     mode: Mode = "google"
+    purpose: Purpose | None = Field(default=None, description=_PURPOSE, examples=["train-ai"])
 
 
 class TestResponse(BaseModel):
@@ -237,13 +256,22 @@ class DiffResponse(BaseModel):
 # -- the registry, health ----------------------------------------------------------------------
 
 class CrawlerModel(BaseModel):
-    """A well-known crawler and the operator's page documenting it."""
+    """A crawler of the registry: its name, the product token a robots.txt group names it by, who
+    runs it and what for, whether its operator says it obeys robots.txt, and where that is said."""
 
-    token: str
+    name: str = Field(description="the name as the operator writes it", examples=["AI2Bot"])
+    token: str = Field(description="the product token Google's matching reads from the name (a group must name this)",
+                       examples=["AI"])
+    token_valid: bool = Field(description="whether the name is itself a product token (false: groups naming the "
+                                          "name are read as naming the token)")
     operator: str
-    purpose: str
+    purpose: str = Field(description="what its fetches are for, in one sentence")
     kind: Literal["search", "ai-training", "ai-assistant", "ai-search", "archive", "seo", "other"]
-    source: str
+    source: str = Field(description="where this is documented: the operator's page, or the list the entry comes from")
+    obeys: Literal["yes", "no", "unknown"] = Field(description="whether the operator says it obeys robots.txt")
+    ignores_global: bool = Field(description="true: it ignores the '*' group and obeys only groups that name it")
+    origin: Literal["robotrules", "ai.robots.txt", "file"] = Field(
+        description="robotrules: documented by its operator; ai.robots.txt: the community list; file: loaded from a file")
 
 
 class AgentsResponse(BaseModel):

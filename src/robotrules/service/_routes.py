@@ -80,9 +80,12 @@ async def check_one(
                               examples=["https://example.com/private/page"])],
     agent: Annotated[list[str] | None, Query(description="token, versioned name or whole User-Agent header; "
                                                          "repeatable; default '*'", examples=["Googlebot"])] = None,
+    purpose: Annotated[models.Purpose | None, Query(description="ask whether the content may be used for this "
+                                                                "purpose: each result then says so in 'use'",
+                                                    examples=["train-ai"])] = None,
 ) -> Response:
     agents = agents_of(agent or [], service.settings)
-    return JSON({"results": await service.check([url], agents)})
+    return JSON({"results": await service.check([url], agents, purpose)})
 
 
 @router.post("/v1/check", response_model=models.CheckResponse, responses=LIVE_ERRORS, tags=["live"],
@@ -90,7 +93,7 @@ async def check_one(
 async def check_many(service: Service, request: models.CheckRequest) -> Response:
     limit(len(request.urls), service.settings.max_urls, "urls")
     agents = agents_of(request.agents, service.settings)
-    return JSON({"results": await service.check(request.urls, agents)})
+    return JSON({"results": await service.check(request.urls, agents, request.purpose)})
 
 
 @router.get("/v1/robots", response_model=models.RobotsResponse, responses=LIVE_ERRORS, tags=["live"],
@@ -119,7 +122,7 @@ async def test(service: Service, request: models.TestRequest) -> Response:
     agents = agents_of(request.agents, service.settings)
     drafts_urls(request.urls, len(agents), service.settings)
     body = drafts.text(request.robots)
-    return JSON(await _work(drafts.verdicts, body, request.urls, agents, request.mode))
+    return JSON(await _work(drafts.verdicts, body, request.urls, agents, request.mode, request.purpose))
 
 
 @router.post("/v1/lint", response_model=models.LintResponse, responses=ERRORS, tags=["drafts"],

@@ -1,7 +1,7 @@
 // The robots.txt tester page: a plain ES module, no build step, no requests but to its own server.
 //
-// State (draft, crawlers, URLs, live site URL, mode) lives in `state` and in the address's
-// fragment (#state=...), so a link restores it. Every change re-tests after a short pause; a newer
+// State (draft, crawlers, URLs, live site URL, mode, the use asked about) lives in `state` and in
+// the address's fragment (#state=...), so a link restores it. Every change re-tests after a short pause; a newer
 // request aborts the one still under way, and answers to older requests are ignored.
 
 const DEBOUNCE_MS = 180; // re-test this long after the last keystroke
@@ -17,6 +17,8 @@ const EXAMPLE = {
     "User-agent: *",
     "Disallow: /private/",
     "Allow: /private/press/",
+    "# How the pages may be used: not for AI training, welcome in search results",
+    "Content-Usage: train-ai=n, search=y",
     "",
     "User-agent: Googlebot",
     "Disallow: /drafts/",
@@ -34,13 +36,26 @@ const EXAMPLE = {
   ].join("\n"),
   live: "",
   mode: "google",
+  purpose: "",
 };
 
 const KIND_LABELS = {
   search: "Search engines", "ai-training": "AI training", "ai-search": "AI search", "ai-assistant": "AI assistants",
   ai: "AI crawlers", archive: "Web archives", seo: "SEO tools", other: "Other crawlers",
 };
-const KIND_ORDER = Object.keys(KIND_LABELS);
+const KIND_ORDER = ["any", ...Object.keys(KIND_LABELS)];
+const OBEYS = ["yes", "no", "unknown"];
+
+// The uses a site may state preferences for (Content-Usage, Content-Signal), as the API names them.
+const CATEGORIES = ["train-ai", "search", "ai-input"];
+const CATEGORY_LABELS = { "train-ai": "AI training", search: "Search", "ai-input": "AI answers" };
+const CATEGORY_WORDS = { "train-ai": "AI training", search: "search", "ai-input": "AI answers" }; // within a sentence
+const CATEGORY_ABOUT = {
+  "train-ai": "using the content to train AI models (train-ai)",
+  search: "showing the content in search results and linking to it (search)",
+  "ai-input": "using the content as input to AI-generated answers (ai-input)",
+};
+const USE_WORDS = { true: "allowed", false: "disallowed", null: "unknown" };
 
 const $ = (id) => document.getElementById(id);
 const els = {
@@ -49,15 +64,18 @@ const els = {
   liveSummary: $("live-summary"), liveDetails: $("live-details"), liveActions: $("live-actions"), liveLoad: $("live-load"),
   mode: $("mode"), draftOrigin: $("draft-origin"), robots: $("robots"), backdrop: $("backdrop"),
   gutter: $("gutter-inner"), caretInfo: $("caret-info"), caretFindings: $("caret-findings"), findings: $("findings"), findingsSummary: $("findings-summary"),
-  chips: $("agent-chips"), ua: $("ua"), uaToken: $("ua-token"), urls: $("urls"),
-  resultsSummary: $("results-summary"), resultsBody: $("results-body"), why: $("why"),
+  chips: $("agent-chips"), agentSearch: $("agent-search"), agentCount: $("agent-count"), agentChosen: $("agent-chosen"),
+  ua: $("ua"), uaToken: $("ua-token"), urls: $("urls"), purpose: $("purpose"),
+  resultsSummary: $("results-summary"), purposeSummary: $("purpose-summary"), resultsBody: $("results-body"), why: $("why"),
   diffSection: $("diff-section"), diffSummary: $("diff-summary"), diffRulesWrap: $("diff-rules-wrap"),
   diffRules: document.querySelector("#diff-rules tbody"), diffVerdictsWrap: $("diff-verdicts-wrap"),
   diffVerdicts: document.querySelector("#diff-verdicts tbody"), diffOther: $("diff-other"), lineDiff: $("line-diff"),
 };
 
 const state = { ...EXAMPLE, agents: [...EXAMPLE.agents] };
-let known = []; // crawlers offered by the server: {token, operator, purpose, kind}
+let known = []; // crawlers offered by the server, as crawlerOf reads them
+let byName = new Map(); // lower-case name -> crawler
+let byToken = new Map(); // lower-case token -> the crawler whose name is that token
 let live = null; // the last /v1/robots answer
 let liveBody = null; // the live file's text when it gives rules, else null
 let results = []; // verdicts of the last test
@@ -190,6 +208,10 @@ function lineHeight() {
 // ---------------------------------------------------------------------------------------------
 // The editor: a textarea over a backdrop that highlights lines, and a gutter of line numbers
 
+const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
+const bySeverity = (a, b) => (SEVERITY_ORDER[a.severity] ?? 3) - (SEVERITY_ORDER[b.severity] ?? 3);
+
+/** Findings by line, the most severe first on each line (the one written at the end of the line). */
 function findingsByLine() {
   const map = new Map();
   for (const d of diagnostics) {
@@ -197,10 +219,10 @@ function findingsByLine() {
     if (!map.has(d.line)) map.set(d.line, []);
     map.get(d.line).push(d);
   }
+  for (const list of map.values()) list.sort(bySeverity); // stable: file order within a severity
   return map;
 }
 
-const SEVERITY_ORDER = { error: 0, warning: 1, info: 2 };
 const worst = (list) => list.reduce((a, b) => ((SEVERITY_ORDER[b.severity] ?? 3) < (SEVERITY_ORDER[a.severity] ?? 3) ? b : a)).severity;
 const severityWord = (s) => ({ error: "Error", warning: "Warning", info: "Note" }[s] || s);
 
@@ -219,11 +241,24 @@ function visibleRange(count) {
   return { from: Math.max(0, top - OVERSCAN), to: Math.min(count, bottom + OVERSCAN), top, bottom: Math.min(count, bottom) };
 }
 
+/** The selected verdict's Content-Usage and Content-Signal lines: line -> {category, value} when the
+ * use asked about is decided there, else {} (a line that states preferences for the verdict). */
+function preferenceLines(verdict) {
+  const lines = new Map();
+  if (!verdict || !verdict.allowed) return lines;
+  for (const n of Array.isArray(verdict.preference_lines) ? verdict.preference_lines : []) lines.set(n, {});
+  if (typeof verdict.purpose === "string" && Array.isArray(verdict.use_lines)) {
+    for (const n of verdict.use_lines) lines.set(n, { category: verdict.purpose, value: verdict.use });
+  }
+  return lines;
+}
+
 function renderEditor() {
   const lines = els.robots.value.split("\n");
   const byLine = findingsByLine();
   const verdict = selectedVerdict();
   const decide = verdict && verdict.line ? verdict.line : 0;
+  const prefs = preferenceLines(verdict);
   const range = visibleRange(lines.length);
   drawn = { from: range.from, to: range.to };
   const spacer = `${range.from * lineHeight()}px`;
@@ -249,6 +284,12 @@ function renderEditor() {
       classes.push("decide", verdict.allowed ? "decide-allow" : "decide-disallow");
       numClasses.push("decide");
     }
+    const pref = prefs.get(n);
+    if (pref) {
+      const value = "value" in pref ? pref.value : undefined;
+      classes.push("decide-pref", value === true ? "pref-allow" : value === false ? "pref-disallow" : "pref-stated");
+      numClasses.push("decide");
+    }
     if (n === caretLine && document.activeElement === els.robots) classes.push("caret");
     const title = found ? found.map((d) => `${severityWord(d.severity)}: ${d.message}`).join("\n") : null;
     gutter.append(el("div", { className: numClasses.join(" "), title, dataset: { line: n } }, String(n)));
@@ -265,13 +306,20 @@ function renderEditor() {
     } else {
       row.append(text || "");
     }
+    if (n === decide) {
+      row.append(el("span", { className: "msg verdict" }, `decides: ${verdict.allowed ? "allowed" : "disallowed"} for ${verdict.token || verdict.agent}`));
+    }
+    if (pref) {
+      const who = verdict.token || verdict.agent;
+      const said = pref.category
+        ? `decides ${categoryWord(pref.category)}: ${useWord(pref.value)} for ${who}`
+        : `states AI-use preferences for ${who}`;
+      row.append(el("span", { className: "msg verdict pref" }, said));
+    }
     if (found) {
       const first = found[0];
       const more = found.length > 1 ? ` (and ${plural(found.length - 1, "more finding")})` : "";
       row.append(el("span", { className: "msg sev-" + first.severity }, `${severityWord(first.severity)}: ${first.message}${more}`));
-    }
-    if (n === decide) {
-      row.append(el("span", { className: "msg verdict" }, `decides: ${verdict.allowed ? "allowed" : "disallowed"} for ${verdict.token || verdict.agent}`));
     }
     backdrop.append(row);
   });
@@ -370,51 +418,143 @@ function renderOrigin() {
 // ---------------------------------------------------------------------------------------------
 // Crawlers
 
+/** A registry entry read defensively: the first form ({token, operator, purpose, kind, source})
+ * and the later one (with name, token_valid, obeys, ignores_global and origin) both work. */
+function crawlerOf(raw) {
+  if (!raw || typeof raw !== "object") return null;
+  const text = (x) => (typeof x === "string" ? x.trim() : "");
+  const token = text(raw.token);
+  const name = text(raw.name) || token;
+  if (!name) return null;
+  return {
+    name,
+    token: token || name,
+    tokenValid: typeof raw.token_valid === "boolean" ? raw.token_valid : !token || token === name,
+    operator: text(raw.operator),
+    purpose: text(raw.purpose),
+    kind: text(raw.kind) || "other",
+    source: /^https?:\/\//i.test(text(raw.source)) ? text(raw.source) : "",
+    obeys: OBEYS.includes(raw.obeys) ? raw.obeys : "unknown",
+    ignoresGlobal: raw.ignores_global === true,
+    origin: text(raw.origin),
+  };
+}
+
+const kindLabel = (kind) => KIND_LABELS[kind] || (kind === "any" ? "Any crawler"
+  : kind.charAt(0).toUpperCase() + kind.slice(1).replace(/[-_]/g, " "));
+
+/** The registry entry a verdict's crawler is: by the name given, else by its product token. */
+function crawlerFor(verdict) {
+  const agent = typeof verdict.agent === "string" ? verdict.agent.toLowerCase() : "";
+  const token = typeof verdict.token === "string" ? verdict.token.toLowerCase() : "";
+  return byName.get(agent) || (token ? byToken.get(token) : undefined) || null;
+}
+
+/** What a crawler's operator says that changes how to read a verdict for it, as plain sentences. */
+function crawlerNotes(crawler) {
+  if (!crawler) return [];
+  const notes = [];
+  if (crawler.obeys === "no") {
+    notes.push({ kind: "disobeys", text: `${crawler.operator || "Its operator"} says ${crawler.name} does not obey robots.txt: this verdict is what the file asks, not what it does.` });
+  }
+  if (crawler.ignoresGlobal) {
+    notes.push({ kind: "ignores-global", text: `${crawler.name} ignores the * group: only groups that name it apply.` });
+  }
+  return notes;
+}
+
+function chipTitle(crawler) {
+  const lines = [[crawler.operator, crawler.purpose].filter(Boolean).join(": ")];
+  if (crawler.token !== crawler.name) {
+    lines.push(`Google reads this name as “${crawler.token}”: a group must name ${crawler.token} to apply to it.`);
+  }
+  if (crawler.obeys === "no") lines.push("Its operator says it does not obey robots.txt.");
+  else if (crawler.obeys === "yes") lines.push("Its operator says it obeys robots.txt.");
+  if (crawler.ignoresGlobal) lines.push("It ignores the * group: only groups that name it apply.");
+  if (crawler.origin === "ai.robots.txt") lines.push("From the community list ai.robots.txt.");
+  return lines.filter(Boolean).join("\n");
+}
+
+function chipFor(crawler, chosen) {
+  const extra = [];
+  if (crawler.token !== crawler.name) extra.push(el("span", { className: "chip-token" }, ` as ${crawler.token}`));
+  if (crawler.obeys === "no") extra.push(el("span", { className: "chip-flag", dataset: { flag: "disobeys" } }, " does not obey"));
+  if (crawler.ignoresGlobal) extra.push(el("span", { className: "chip-flag", dataset: { flag: "ignores-global" } }, " ignores *"));
+  const words = [crawler.name, crawler.token, crawler.operator, crawler.purpose, kindLabel(crawler.kind)];
+  return el("button", {
+    type: "button", className: "chip", "aria-pressed": chosen.has(crawler.name.toLowerCase()) ? "true" : "false",
+    title: chipTitle(crawler) || null,
+    dataset: { agent: crawler.name, token: crawler.token, search: words.join(" ").toLowerCase() },
+    onclick: () => toggleAgent(crawler.name),
+  }, crawler.name === "*" ? "* (all others)" : crawler.name, extra);
+}
+
+/** The picker: every crawler offered, grouped by what it crawls for, filtered by the search field. */
 function renderChips() {
   const chosen = new Set(state.agents.map((a) => a.toLowerCase()));
-  const offered = [...known];
-  const tokens = new Set(offered.map((a) => a.token.toLowerCase()));
-  if (!tokens.has("*")) {
-    offered.push({ token: "*", operator: "", purpose: "any crawler that no group names", kind: "other" });
-    tokens.add("*");
-  }
-  for (const agent of state.agents) {
-    if (!tokens.has(agent.toLowerCase())) {
-      offered.push({ token: agent, operator: "", purpose: "", kind: "other" });
-      tokens.add(agent.toLowerCase());
+  const offered = [{ ...crawlerOf({ token: "*", purpose: "any crawler that no group names" }), kind: "any" }];
+  const names = new Set(["*"]);
+  for (const crawler of [...known, ...state.agents.map((a) => crawlerOf({ token: a, kind: "other" }))]) {
+    if (crawler && !names.has(crawler.name.toLowerCase())) {
+      names.add(crawler.name.toLowerCase());
+      offered.push(crawler);
     }
   }
   const groups = new Map();
-  for (const agent of offered) {
-    const kind = agent.kind || "other";
-    if (!groups.has(kind)) groups.set(kind, []);
-    groups.get(kind).push(agent);
+  for (const crawler of offered) {
+    if (!groups.has(crawler.kind)) groups.set(crawler.kind, []);
+    groups.get(crawler.kind).push(crawler);
   }
   const rank = (kind) => (KIND_ORDER.includes(kind) ? KIND_ORDER.indexOf(kind) : KIND_ORDER.length - 1.5);
   const kinds = [...groups.keys()].sort((a, b) => rank(a) - rank(b));
   els.chips.replaceChildren(...kinds.map((kind) => {
-    const heading = KIND_LABELS[kind] || kind.charAt(0).toUpperCase() + kind.slice(1).replace(/[-_]/g, " ");
     const id = "chips-" + kind.replace(/[^a-z0-9]+/gi, "-");
-    return el("div", { className: "chip-group", role: "group", "aria-labelledby": id },
-      el("span", { className: "chip-heading", id }, heading),
-      groups.get(kind).map((agent) => {
-        const about = [agent.operator, agent.purpose].filter(Boolean).join(": ");
-        return el("button", {
-          type: "button", className: "chip", "aria-pressed": chosen.has(agent.token.toLowerCase()) ? "true" : "false",
-          title: about || null, dataset: { token: agent.token }, onclick: () => toggleAgent(agent.token),
-        }, agent.token === "*" ? "* (all others)" : agent.token);
-      }));
+    return el("div", { className: "chip-group", role: "group", "aria-labelledby": id, dataset: { kind } },
+      el("span", { className: "chip-heading", id }, kindLabel(kind)),
+      el("div", { className: "chip-list" }, groups.get(kind).map((crawler) => chipFor(crawler, chosen))));
   }));
+  filterChips();
+  renderChosen();
 }
 
-function toggleAgent(token) {
-  const lower = token.toLowerCase();
+/** Shows the chips whose name, token, operator, purpose or kind contain every word of the search. */
+function filterChips() {
+  const words = els.agentSearch.value.toLowerCase().split(/\s+/).filter(Boolean);
+  let shown = 0;
+  let total = 0;
+  for (const group of els.chips.querySelectorAll(".chip-group")) {
+    let any = false;
+    for (const chip of group.querySelectorAll(".chip")) {
+      const match = words.every((w) => chip.dataset.search.includes(w));
+      chip.hidden = !match;
+      any = any || match;
+      total++;
+      if (match) shown++;
+    }
+    group.hidden = !any;
+  }
+  els.agentCount.textContent = words.length
+    ? (shown ? `${plural(shown, "crawler")} of ${total} match; Enter chooses the first.` : `No crawler of ${total} matches.`)
+    : `${plural(total, "crawler")}, grouped by what they crawl for.`;
+}
+
+/** The chosen crawlers as a short list, each with a button that removes it. */
+function renderChosen() {
+  els.agentChosen.replaceChildren(...(state.agents.length ? state.agents.map((agent) => el("li", {},
+    el("button", { type: "button", className: "chosen-chip", dataset: { agent }, "aria-label": `Remove ${agent}`,
+      onclick: () => toggleAgent(agent) }, agent === "*" ? "* (all others)" : agent, el("span", { "aria-hidden": "true" }, " ×"))))
+    : [el("li", { className: "muted" }, "none: choose below, or type one further down")]));
+}
+
+function toggleAgent(name) {
+  const lower = name.toLowerCase();
   const index = state.agents.findIndex((a) => a.toLowerCase() === lower);
   if (index >= 0) state.agents.splice(index, 1);
-  else state.agents.push(token);
+  else state.agents.push(name);
   for (const chip of els.chips.querySelectorAll(".chip")) {
-    if (chip.dataset.token.toLowerCase() === lower) chip.setAttribute("aria-pressed", index >= 0 ? "false" : "true");
+    if (chip.dataset.agent.toLowerCase() === lower) chip.setAttribute("aria-pressed", index >= 0 ? "false" : "true");
   }
+  renderChosen();
   changed();
 }
 
@@ -422,12 +562,23 @@ async function loadAgents() {
   try {
     const data = await api("v1/agents");
     const list = Array.isArray(data) ? data : data.agents || data.crawlers || [];
-    known = list.filter((a) => a && typeof a.token === "string");
+    const seen = new Set();
+    known = [];
+    for (const raw of Array.isArray(list) ? list : []) {
+      const crawler = crawlerOf(raw);
+      if (crawler && !seen.has(crawler.name.toLowerCase())) {
+        seen.add(crawler.name.toLowerCase());
+        known.push(crawler);
+      }
+    }
+    byName = new Map(known.map((c) => [c.name.toLowerCase(), c]));
+    byToken = new Map(known.filter((c) => c.tokenValid && c.token === c.name).map((c) => [c.token.toLowerCase(), c]));
     clearStatus("agents");
   } catch (error) {
     setStatus(`The list of common crawlers could not be loaded: ${error.message}`, "error", "agents");
   }
   renderChips();
+  if (results.length) renderResults(urlList(), agentList()); // notes about the crawlers beside their verdicts
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -435,9 +586,11 @@ async function loadAgents() {
 
 const keyOf = (v) => `${v.url}\n${v.agent}`;
 
-const runTest = latest(async (signal, body, urls, agents, mode) => {
+const runTest = latest(async (signal, body, urls, agents, mode, purpose) => {
   if (urls.length && agents.length) {
-    return api("v1/test", { method: "POST", body: { robots: body, urls, agents, mode }, signal });
+    const request = { robots: body, urls, agents, mode };
+    if (purpose) request.purpose = purpose; // each verdict then answers "may it be used for this?"
+    return api("v1/test", { method: "POST", body: request, signal });
   }
   const linted = await api("v1/lint", { method: "POST", body: { robots: body, mode }, signal });
   return { results: [], diagnostics: linted.diagnostics || [] };
@@ -446,7 +599,7 @@ const runTest = latest(async (signal, body, urls, agents, mode) => {
 async function testNow() {
   const urls = urlList();
   const agents = agentList();
-  const outcome = await runTest(state.robots, urls, agents, state.mode);
+  const outcome = await runTest(state.robots, urls, agents, state.mode, state.purpose);
   if (!outcome) return; // a newer test is under way
   if (outcome.error) {
     setStatus(`Testing failed: ${outcome.error.message}`, "error", "test");
@@ -468,6 +621,53 @@ function lineCell(v) {
   return [el("span", { className: "line-no" }, `Line ${v.line}: `), el("code", {}, v.text ?? "")];
 }
 
+const categoryLabel = (category) => CATEGORY_LABELS[category] || category;
+const categoryWord = (category) => CATEGORY_WORDS[category] || category;
+const useWord = (value) => USE_WORDS[value === true ? "true" : value === false ? "false" : "null"];
+
+/** A verdict's preference for `category` in plain words: allowed, disallowed, unknown, or not
+ * applicable (the URL may not be crawled, so no preference applies to it). */
+function preferenceWord(v, category) {
+  if (!v.allowed) return "not applicable";
+  const prefs = v.preferences && typeof v.preferences === "object" ? v.preferences : {};
+  return useWord(prefs[category]);
+}
+
+/** The answer to the use asked about: "refused", "allowed", "unknown" or "not applicable". */
+function useAnswer(v) {
+  if (!v.allowed) return "not applicable";
+  return v.use === true ? "allowed" : v.use === false ? "refused" : "unknown";
+}
+
+function usageCell(v) {
+  const parts = [];
+  if (typeof v.purpose === "string") {
+    const answer = useAnswer(v);
+    parts.push(el("p", { className: "use", dataset: { use: answer } },
+      el("span", { className: "badge use-" + answer.replace(" ", "-") }, answer),
+      ` for ${categoryWord(v.purpose)}`));
+  }
+  if (!v.allowed) {
+    parts.push(el("p", { className: "muted prefs-na" }, "Not applicable: this URL may not be crawled."));
+    return parts;
+  }
+  parts.push(el("ul", { className: "prefs" }, CATEGORIES.map((category) => {
+    const word = preferenceWord(v, category);
+    return el("li", { className: "pref-" + word.replace(" ", "-"), dataset: { category, value: word }, title: CATEGORY_ABOUT[category] },
+      `${categoryLabel(category)}: `, el("strong", {}, word));
+  })));
+  return parts;
+}
+
+function verdictCell(v) {
+  const notes = crawlerNotes(crawlerFor(v));
+  if (v.ignored_global === true && !notes.some((note) => note.kind === "ignores-global")) {
+    notes.push({ kind: "ignores-global", text: `${v.token || v.agent} ignores the * group: only groups that name it apply.` });
+  }
+  return [el("span", { className: "badge " + (v.allowed ? "allow" : "disallow") }, v.allowed ? "Allowed" : "Disallowed"),
+    notes.map((note) => el("p", { className: "crawler-note", dataset: { note: note.kind } }, note.text))];
+}
+
 function renderResults(urls, agents) {
   const allowed = results.filter((v) => v.allowed).length;
   if (!urls.length || !agents.length) {
@@ -475,20 +675,33 @@ function renderResults(urls, agents) {
   } else {
     els.resultsSummary.textContent = `${plural(results.length, "verdict")}: ${allowed} allowed, ${results.length - allowed} disallowed.`;
   }
+  const asked = results.filter((v) => typeof v.purpose === "string");
+  if (asked.length) {
+    const count = (answer) => asked.filter((v) => useAnswer(v) === answer).length;
+    const refused = count("refused");
+    els.purposeSummary.textContent = `May the content be used for ${categoryWord(asked[0].purpose)}? `
+      + `${refused} refused, ${count("allowed")} allowed, ${count("unknown")} unknown, `
+      + `${count("not applicable")} not applicable (the URL may not be crawled).`;
+    els.purposeSummary.dataset.refused = String(refused);
+  } else {
+    els.purposeSummary.textContent = "";
+    delete els.purposeSummary.dataset.refused;
+  }
   els.resultsBody.replaceChildren(...results.map((v) => {
     const key = keyOf(v);
     const crawler = [el("span", { className: "agent" }, v.agent)];
     if (v.token && v.token !== v.agent) crawler.push(el("span", { className: "token" }, ` matched as ${v.token}`));
-    const label = `${v.url} for ${v.agent}: ${v.allowed ? "allowed" : "disallowed"}${v.line ? `, line ${v.line}` : ""}`;
+    const answer = typeof v.purpose === "string" ? `; ${categoryWord(v.purpose)} ${useAnswer(v)}` : "";
+    const label = `${v.url} for ${v.agent}: ${v.allowed ? "allowed" : "disallowed"}${v.line ? `, line ${v.line}` : ""}${answer}`;
+    const dataset = { url: v.url, agent: v.agent, token: v.token, allowed: String(v.allowed), line: String(v.line || 0) };
+    if (typeof v.purpose === "string") dataset.use = useAnswer(v);
     return el("tr", {
       tabindex: "0", className: key === selected ? "selected" : null, "aria-current": key === selected ? "true" : null,
-      "aria-label": label,
-      dataset: { url: v.url, agent: v.agent, token: v.token, allowed: String(v.allowed), line: String(v.line || 0) },
-      onclick: () => select(key), onkeydown: (event) => rowKey(event, key),
+      "aria-label": label, dataset, onclick: () => select(key), onkeydown: (event) => rowKey(event, key),
     },
     el("td", { className: "url" }, v.url),
     el("td", {}, crawler),
-    el("td", {}, el("span", { className: "badge " + (v.allowed ? "allow" : "disallow") }, v.allowed ? "Allowed" : "Disallowed")),
+    el("td", { className: "verdict" }, verdictCell(v), el("div", { className: "usage" }, usageCell(v))),
     el("td", { className: "deciding" }, lineCell(v)));
   }));
   renderWhy();
@@ -531,10 +744,32 @@ function select(key) {
   renderWhy();
 }
 
+/** The AI-use preferences of a verdict as one sentence, naming the lines that state them. */
+function usageSentence(v) {
+  if (!v.allowed) return "AI use: not applicable, because the URL may not be crawled.";
+  const words = CATEGORIES.map((category) => `${categoryWord(category)} ${preferenceWord(v, category)}`);
+  const lines = Array.isArray(v.preference_lines) ? v.preference_lines : [];
+  const where = lines.length ? ` (${lines.length === 1 ? "line" : "lines"} ${lines.join(", ")})` : " (no line states a preference)";
+  return `AI use: ${words.join(", ")}${where}.`;
+}
+
 function renderWhy() {
   const verdict = selectedVerdict();
   els.why.hidden = !verdict;
-  els.why.textContent = verdict ? `Why: ${verdict.explanation}` : "";
+  if (!verdict) {
+    els.why.replaceChildren();
+    return;
+  }
+  const parts = [el("p", { className: "why-crawl" }, `Why: ${verdict.explanation}`)];
+  parts.push(el("p", { className: "why-usage" }, usageSentence(verdict)));
+  if (typeof verdict.purpose === "string" && typeof verdict.use_explanation === "string") {
+    parts.push(el("p", { className: "why-use" }, `Asked: ${verdict.use_explanation}.`));
+  }
+  const crawler = crawlerFor(verdict);
+  if (crawler && crawler.purpose) {
+    parts.push(el("p", { className: "why-crawler" }, `${crawler.name}${crawler.operator ? ` (${crawler.operator})` : ""}: ${crawler.purpose}`));
+  }
+  els.why.replaceChildren(...parts);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -824,7 +1059,9 @@ async function decodeState(fragment) {
 }
 
 function snapshot() {
-  return { v: 1, robots: state.robots, agents: state.agents, ua: state.ua, urls: state.urls, live: state.live, mode: state.mode };
+  const saved = { v: 1, robots: state.robots, agents: state.agents, ua: state.ua, urls: state.urls, live: state.live, mode: state.mode };
+  if (state.purpose) saved.purpose = state.purpose;
+  return saved;
 }
 
 /** Applies a decoded state, keeping the defaults for anything missing or of the wrong type. */
@@ -836,6 +1073,7 @@ function restore(value) {
   state.urls = text(value.urls, "");
   state.live = text(value.live, "");
   state.mode = ["google", "rfc9309", "legacy1994"].includes(value.mode) ? value.mode : "google";
+  state.purpose = CATEGORIES.includes(value.purpose) ? value.purpose : "";
 }
 
 let hashTimer = 0;
@@ -926,6 +1164,7 @@ function applyStateToInputs() {
   els.urls.value = state.urls;
   els.liveUrl.value = state.live;
   els.mode.value = state.mode;
+  els.purpose.value = state.purpose;
   selected = null;
   renderChips();
   renderEditor();
@@ -973,6 +1212,21 @@ function wire() {
   els.mode.addEventListener("change", () => {
     state.mode = els.mode.value;
     changed({ now: true });
+  });
+  els.purpose.addEventListener("change", () => {
+    state.purpose = CATEGORIES.includes(els.purpose.value) ? els.purpose.value : "";
+    changed({ now: true });
+  });
+  els.agentSearch.addEventListener("input", filterChips);
+  els.agentSearch.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") {
+      event.preventDefault();
+      const first = [...els.chips.querySelectorAll(".chip")].find((chip) => !chip.hidden);
+      if (first && first.getAttribute("aria-pressed") !== "true") toggleAgent(first.dataset.agent);
+    } else if (event.key === "Escape" && els.agentSearch.value) {
+      els.agentSearch.value = "";
+      filterChips();
+    }
   });
   els.liveForm.addEventListener("submit", (event) => {
     event.preventDefault();
