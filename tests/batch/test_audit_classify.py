@@ -102,7 +102,7 @@ def test_a_site_without_rules_has_the_same_verdict_for_every_agent(kind: str, st
     """F4, F5: a 4xx allows everything, a 5xx disallows everything, whoever asks; no capture is unknown."""
     gov = Governing("https://a.test/robots.txt", kind, status, "why")  # type: ignore[arg-type]
     rows = classify_site(gov, ["GPTBot", "*"])
-    assert [(row[1], row[5], row[6], row[13]) for row in rows] == [("GPTBot", status, verdict, "why"),
+    assert [(row[1], row[5], row[6], row[-1]) for row in rows] == [("GPTBot", status, verdict, "why"),
                                                                    ("*", status, verdict, "why")]
 
 
@@ -114,6 +114,16 @@ def test_rows_name_the_operator_and_purpose_from_the_registry() -> None:
     assert star[2] == "" and "not named" in star[3]
 
 
-def test_default_agents_are_the_registry_tokens_and_star() -> None:
-    """The default audit covers every crawler of the registry, then '*'."""
-    assert default_agents() == (*(c.token for c in CRAWLERS), "*")
+def test_default_agents_are_the_registry_names_once_each_and_star() -> None:
+    """A8: the default audit covers every crawler of the registry by the name its operator writes
+    (several names may share one product token: each is audited), each name once whatever its
+    case, then '*'."""
+    from robotrules.crawlers import Crawler
+
+    agents = default_agents()
+    assert agents[-1] == "*" and agents[:-1] == tuple(dict.fromkeys(c.name for c in CRAWLERS))
+    assert len({agent.lower() for agent in agents}) == len(agents)
+    twins = (Crawler("AI2Bot", "Allen", "p", "ai-training", "https://x.test/"),
+             Crawler("AI2Bot-Dolma", "Allen", "p", "ai-training", "https://x.test/"),
+             Crawler("ai2bot", "Allen", "p", "ai-training", "https://x.test/"))
+    assert default_agents(twins) == ("AI2Bot", "AI2Bot-Dolma", "*")

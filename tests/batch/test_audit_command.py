@@ -42,7 +42,7 @@ def test_audit_of_a_warc_writes_the_table_and_the_report(warc: Path, tmp_path: P
     assert verdicts["http://rules.test/robots.txt", "GPTBot"] == "blocked"
     assert verdicts["http://missing.test/robots.txt", "*"] == "no-robots"
     assert verdicts["http://down.test/robots.txt", "GPTBot"] == "unreachable"
-    assert (tmp_path / "report.html").read_text(encoding="utf-8").count("<svg") == 3
+    assert (tmp_path / "report.html").read_text(encoding="utf-8").count("<svg") == 5  # 2 of the purpose view
 
 
 def test_audit_defaults_to_the_registry_and_takes_more_crawlers_from_a_file(warc: Path, tmp_path: Path) -> None:

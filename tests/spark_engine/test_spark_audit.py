@@ -69,4 +69,4 @@ def test_robotrules_audit_engine_spark_writes_the_local_table_and_the_report(spa
     assert list(table["site"])[::2] == ["http://rules.test/robots.txt", "http://down.test/robots.txt",
                                         "http://missing.test/robots.txt", "http://never.test/robots.txt",
                                         "not a url", "http://html.test/robots.txt"]
-    assert (tmp_path / "report.html").read_text(encoding="utf-8").count("<svg") == 3
+    assert (tmp_path / "report.html").read_text(encoding="utf-8").count("<svg") == 5  # 2 of the purpose view

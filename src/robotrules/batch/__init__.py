@@ -12,6 +12,11 @@ written, a :class:`Summary` returned)::
                          robots=["robots-captures.warc.gz"])
     summary = batch.run("urls.parquet", "verdicts.parquet", agents=["GPTBot"], robots="captures/")
 
+With ``preferences=True`` each row also has the URL's AI-use preferences, one nullable boolean
+column per usage category (:data:`PREFERENCE_COLUMNS`: ``train_ai``, ``search``, ``ai_input``,
+as :meth:`RobotsTxt.usage <robotrules.RobotsTxt.usage>` gives them, A1-A7); without it the
+rows have exactly :data:`COLUMNS`.
+
 A damaged archive (a WARC file cut short, a corrupt gzip member) raises
 :class:`DamagedArchive` naming the file and the byte where the damage starts; with
 ``skip_bad_records=True`` the damaged records are skipped, the rest is read, and they are
@@ -31,7 +36,17 @@ from robotrules.batch import engines
 from robotrules.batch.archives import archive_of
 from robotrules.batch.block import Block
 from robotrules.batch.captures import Archive, Capture
-from robotrules.batch.decide import COLUMNS, Governing, Row, decide_row, governing, robots_url_of
+from robotrules.batch.decide import (
+    COLUMNS,
+    PREFERENCE_COLUMNS,
+    PREFERENCE_FIELDS,
+    Governing,
+    Row,
+    decide_row,
+    governing,
+    robots_url_of,
+    row_columns,
+)
 from robotrules.batch.local import DEFAULT_CHUNK, Counts, decide_rows
 from robotrules.batch.sources import (
     ArchiveSource,
@@ -53,6 +68,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COLUMNS",
+    "PREFERENCE_COLUMNS",
+    "PREFERENCE_FIELDS",
     "Archive",
     "ArchiveSource",
     "BadRecord",
@@ -211,13 +228,14 @@ def rows(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = None
          policy: Policy | None = None, mode: str = "google", store: Store | None = None,
          client: RobotsClient | None = None, chunk_size: int = DEFAULT_CHUNK,
          on_chunk: Callable[[Block], None] | None = None, refresh: bool = False,
-         skip_bad_records: bool = False) -> Iterator[Block]:
+         skip_bad_records: bool = False, preferences: bool = False) -> Iterator[Block]:
     """The local engine's chunks of rows, in input order, streamed: each a :class:`Block`, a
-    sequence of row tuples in :data:`COLUMNS` order (``chunk_size`` URLs each)."""
+    sequence of row tuples in :data:`COLUMNS` order (``chunk_size`` URLs each), then, with
+    ``preferences``, the columns of :data:`PREFERENCE_COLUMNS`."""
     source = source_of(robots, policy=policy, mode=mode, store=store, client=client, refresh=refresh,
                        skip_bad_records=skip_bad_records)
     return decide_rows(_items(urls), _agents(agents), source, processes=processes, chunk_size=chunk_size,
-                       on_chunk=on_chunk)
+                       on_chunk=on_chunk, preferences=preferences)
 
 
 def _skipped(source: ArchiveSource | LiveSource) -> tuple[BadRecord, ...]:
@@ -227,9 +245,12 @@ def _skipped(source: ArchiveSource | LiveSource) -> tuple[BadRecord, ...]:
 def decide(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = None, *, engine: str = "local",
            processes: int | None = None, policy: Policy | None = None, mode: str = "google",
            store: Store | None = None, client: RobotsClient | None = None, refresh: bool = False,
-           skip_bad_records: bool = False) -> Any:
+           skip_bad_records: bool = False, preferences: bool = False) -> Any:
     """Decide ``urls`` for ``agents`` against ``robots`` and return a pandas DataFrame with the
-    columns of :data:`COLUMNS`, in input order (each URL's agents in the order given).
+    columns of :data:`COLUMNS`, in input order (each URL's agents in the order given); with
+    ``preferences``, then the columns of :data:`PREFERENCE_COLUMNS` (nullable booleans: each
+    URL's AI-use preference for the row's agent, as ``RobotsTxt.usage(url, agent)`` gives it,
+    A1-A7; missing when unknown, when the URL may not be crawled (A3), or when no rules decide).
 
     A row's own agent (an ``agent`` column, or a (url, agent) pair) replaces ``agents`` for that
     row. ``allowed`` is a nullable boolean: missing when nothing is known of the site, and for a
@@ -249,10 +270,11 @@ def decide(urls: URLs, agents: Sequence[str] | str = ("*",), robots: Robots = No
     source = source_of(robots, policy=policy, mode=mode, store=store, client=client, refresh=refresh,
                        skip_bad_records=skip_bad_records)
     found: list[Row] = []
-    for chunk in decide_rows(_items(urls), _agents(agents), source, processes=processes):
+    for chunk in decide_rows(_items(urls), _agents(agents), source, processes=processes, preferences=preferences):
         found.extend(chunk)
-    frame = pandas.DataFrame.from_records(found, columns=list(COLUMNS))
-    frame["allowed"] = frame["allowed"].astype("boolean")
+    frame = pandas.DataFrame.from_records(found, columns=list(row_columns(preferences)))
+    for name in ("allowed", *(PREFERENCE_COLUMNS if preferences else ())):
+        frame[name] = frame[name].astype("boolean")
     frame["line"] = frame["line"].astype("int64")
     frame["robots_status"] = frame["robots_status"].astype("int64")
     return with_skipped(frame, _skipped(source))
@@ -262,9 +284,11 @@ def run(urls_path: str | os.PathLike[str], output_path: str | os.PathLike[str], 
         robots: Robots = None, *, engine: str = "local", processes: int | None = None, policy: Policy | None = None,
         mode: str = "google", store: Store | None = None, client: RobotsClient | None = None,
         chunk_size: int = DEFAULT_CHUNK, progress: Callable[[int], None] | None = None,
-        refresh: bool = False, skip_bad_records: bool = False) -> Summary:
+        refresh: bool = False, skip_bad_records: bool = False, preferences: bool = False) -> Summary:
     """Decide the URLs of ``urls_path`` and write the rows to ``output_path`` (the format from
-    its suffix), streaming; ``progress`` is called with each chunk's row count.
+    its suffix), streaming; ``progress`` is called with each chunk's row count. ``preferences``:
+    the rows end with the preference columns (:data:`PREFERENCE_COLUMNS`, as :func:`decide`),
+    on either engine.
 
     A damaged archive raises :class:`DamagedArchive` before any file is written; with
     ``skip_bad_records`` its damaged records are skipped and counted in the :class:`Summary`.
@@ -274,7 +298,7 @@ def run(urls_path: str | os.PathLike[str], output_path: str | os.PathLike[str], 
     started = time.perf_counter()
     if engine != engines.LOCAL:
         job = engines.RunJob(os.fspath(urls_path), output, _agents(agents), robots, policy, mode, started, store,
-                             client, refresh, skip_bad_records)
+                             client, refresh, skip_bad_records, preferences)
         summary: Summary = engines.get(engine).run(job)
         return summary
     counts_local = Counts()
@@ -287,9 +311,9 @@ def run(urls_path: str | os.PathLike[str], output_path: str | os.PathLike[str], 
     source = source_of(robots, policy=policy, mode=mode, store=store, client=client, refresh=refresh,
                        skip_bad_records=skip_bad_records)
     chunks = decide_rows(_items(os.fspath(urls_path)), _agents(agents), source, processes=processes,
-                         chunk_size=chunk_size, on_chunk=seen)
+                         chunk_size=chunk_size, on_chunk=seen, preferences=preferences)
     first = next(chunks, None)  # reading starts before the file is made: bad input leaves no file
-    with RowWriter(output) as writer:
+    with RowWriter(output, preferences) as writer:
         if first is not None:
             writer.write(first)
             for chunk in chunks:

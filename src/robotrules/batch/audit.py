@@ -19,6 +19,20 @@ means for that agent, as one :data:`VERDICTS` value:
 - ``unreachable``: a 5xx or a network failure: everything is disallowed by the failure rules (F5).
 - ``unknown``: nothing is known (no capture of the robots.txt, or it could not be fetched).
 
+A crawler the registry says ignores the ``*`` group (Google's AdsBot, A8) is classified without
+it: only groups that name it apply, and its row says so in ``reason``.
+
+Each row also says whether the site opts the crawler's fetches out of AI training, by both
+signals (A1-A8): ``train_ai`` is the crawler's ``train-ai`` preference for the site root "/"
+(:meth:`RobotsTxt.usage <robotrules.core.robotstxt.RobotsTxt.usage>`: its group's Content-Usage
+rules and the Content-Signal ``ai-train`` in scope, A2-A4, A7; null when unknown, and when "/" may
+not be crawled, A3), and for an AI training crawler (kind ``ai-training``) ``training_opt_out``
+is one of :data:`~robotrules.batch.purposes.OPT_OUTS` (:func:`~robotrules.batch.purposes.opt_out`): ``robots.txt`` (it is blocked entirely, or partly
+by a group that names it: a ``*`` group closing a few folders to every crawler says nothing about
+AI training), ``train-ai=n``, ``both``, ``neither``, or ``unknown`` (the file could not be read).
+:func:`~robotrules.batch.purposes.by_purpose` sums the rows per site and purpose (kind), and
+:func:`~robotrules.batch.purposes.opt_out_counts` counts the sites of each outcome.
+
 Precedence is Google's (longest match, allow wins ties; also RFC 9309's). "Beaten on every path"
 is decided exactly for rules with a plain prefix; a wildcard rule is only beaten when a plain
 prefix rule covers it, so several wildcard disallows that together cover an allow still leave
@@ -44,13 +58,18 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
-from robotrules.answers import require_token, token_of
+from robotrules.answers import FieldType, require_token, token_of
 from robotrules.batch import engines
 from robotrules.batch.captures import Archive
 from robotrules.batch.decide import Governing, governing, robots_url_of
+from robotrules.batch.purposes import opt_out
+from robotrules.core.agents import caller_key
+from robotrules.core.extensions import parse_content_signal, parse_content_usage
+from robotrules.core.modes import get_mode
 from robotrules.core.policy import Entry, Policy
-from robotrules.core.robotstxt import RobotsTxt
+from robotrules.core.robotstxt import Decision, RobotsTxt
 from robotrules.core.rules import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, disallows
+from robotrules.core.usage import Usage
 from robotrules.crawlers import CRAWLERS, Crawler, by_token
 from robotrules.errors import require
 
@@ -61,6 +80,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "AUDIT_COLUMNS",
+    "AUDIT_FIELDS",
     "VERDICTS",
     "AgentPolicy",
     "Verdict",
@@ -76,16 +96,27 @@ Verdict = Literal["blocked", "partly", "allowed", "no-robots", "unreachable", "u
 VERDICTS: tuple[Verdict, ...] = ("blocked", "partly", "allowed", "no-robots", "unreachable", "unknown")
 """Every verdict, from most to least restrictive for rules, then the policy's outcomes."""
 
-AUDIT_COLUMNS = (
-    "site", "agent", "operator", "purpose", "kind", "status", "verdict", "explicit", "crawl_delay",
-    "sitemaps", "content_signals", "disallow_rules", "rules", "reason",
+AUDIT_FIELDS: tuple[tuple[str, FieldType], ...] = (
+    ("site", "string"), ("agent", "string"), ("operator", "string"), ("purpose", "string"), ("kind", "string"),
+    ("status", "int32"), ("verdict", "string"), ("explicit", "bool"), ("crawl_delay", "double"),
+    ("sitemaps", "int32"), ("content_signals", "string"), ("train_ai", "bool"), ("training_opt_out", "string"),
+    ("disallow_rules", "int32"), ("rules", "string"), ("reason", "string"),
 )
+"""The columns of an audit table and their types, declared once: the local table
+(:func:`typed`) and the Spark schema (:data:`robotrules.spark.AUDIT_SCHEMA`) follow it.
+``crawl_delay`` and ``train_ai`` may be null."""
+
+AUDIT_COLUMNS: tuple[str, ...] = tuple(name for name, _ in AUDIT_FIELDS)
 """The columns of an audit table, in order. ``site`` is the robots.txt URL; ``status`` its HTTP
 status (0 without a response); ``explicit`` whether a group names the agent (else the ``*``
-group, or none, applies); ``sitemaps`` how many sitemap lines the file has; ``disallow_rules``
-how many disallow rules can decide for the agent; ``rules`` those rules as written, one a line."""
+group, or none, applies); ``sitemaps`` how many sitemap lines the file has;
+``content_signals`` the agent's Content-Signal and Content-Usage preferences as read (A1-A7:
+``search=yes, ai-train=no; train-ai=n; /blog/ search=y``); ``train_ai`` its ``train-ai``
+preference for "/" (True, False, None); ``training_opt_out`` for an AI training crawler, how the
+site opts it out (:data:`~robotrules.batch.purposes.OPT_OUTS`), else ""; ``disallow_rules`` how many disallow rules can
+decide for the agent; ``rules`` those rules as written, one a line."""
 
-Row = tuple[str, str, str, str, str, int, str, bool, "float | None", int, str, int, str, str]
+Row = tuple[str, str, str, str, str, int, str, bool, "float | None", int, str, "bool | None", str, int, str, str]
 
 _BARE_HOST = re.compile(r"[A-Za-z0-9.-]+(?::[0-9]+)?(?:/\S*)?")
 """A site given without a scheme ("example.com", "example.com:8080/page"): https is assumed."""
@@ -95,18 +126,27 @@ _ROBOTS_ONLY = frozenset({"/robots.txt", "/robots.txt$"})
 
 @dataclass(frozen=True, slots=True)
 class AgentPolicy:
-    """What one robots.txt says to one agent: the verdict and the facts behind it."""
+    """What one robots.txt says to one agent: the verdict and the facts behind it; ``train_ai``
+    its ``train-ai`` preference for "/" (A2-A4, A7; None: unknown, or "/" may not be crawled,
+    A3); ``ignored_global``: the agent ignores the ``*`` group, which would have applied (A8)."""
 
     verdict: Verdict
     explicit: bool
     crawl_delay: float | None
     content_signals: str
     disallow_rules: tuple[str, ...]
+    train_ai: bool | None = None
+    ignored_global: bool = False
 
 
 def default_agents(registry: Sequence[Crawler] = CRAWLERS) -> tuple[str, ...]:
-    """The agents audited by default: every token of ``registry``, then ``*`` (every other crawler)."""
-    return (*(crawler.token for crawler in registry), "*")
+    """The agents audited by default: every crawler of ``registry`` by its name (each name once,
+    compared case-insensitively), then ``*`` (every other crawler). Several names may share one
+    product token ("AI2Bot" is read as "AI"): each is audited, as a group naming it is read."""
+    names: dict[str, str] = {}
+    for crawler in registry:
+        names.setdefault(crawler.name.lower(), crawler.name)
+    return (*(name for name in names.values() if name != "*"), "*")
 
 
 # -- classification (pure) ---------------------------------------------------------------------
@@ -134,19 +174,36 @@ def _beats(winner: tuple[int, str], loser: tuple[int, str]) -> bool:
     return winner[0] > loser[0]  # ranks order by length, then allow over disallow (R6)
 
 
-def _signals(robots: RobotsTxt, token: str) -> str:
-    parts = [", ".join(f"{key}={value}" for key, value in robots.content_signals(token).items())]
-    for usage in robots.content_usage(token):
-        prefs = ", ".join(f"{key}={value}" for key, value in usage.preferences.items())
-        parts.append(prefs if usage.path == "/" else f"{usage.path} {prefs}")
+def _signals(decision: Decision, usage: Usage) -> str:
+    """The Content-Signal lines in scope and the group's Content-Usage rules, as core.usage reads
+    them (A1, A5, A7): ``search=yes, ai-train=no; train-ai=n; /blog/ search=y``."""
+    signals: dict[str, str] = {}
+    for signal in usage.signals:
+        signals.update(parse_content_signal(signal.value) or {})
+    parts = [", ".join(f"{key}={value}" for key, value in signals.items())]
+    for group in decision.groups:
+        for ext in group.extensions:
+            read = parse_content_usage(ext.value) if ext.field == "content-usage" else None
+            if read is not None and read.preferences:
+                prefs = ", ".join(f"{key}={value}" for key, value in read.preferences.items())
+                parts.append(prefs if read.path == "/" else f"{read.path} {prefs}")
     return "; ".join(part for part in parts if part)
 
 
-def classify(robots: RobotsTxt, agent: str) -> AgentPolicy:
+def classify(robots: RobotsTxt, agent: str, *, ignores_global: bool = False) -> AgentPolicy:
     """The verdict of ``robots`` for ``agent`` (matched on its product token), by the definitions
-    in this module's docstring, with the crawl delay, content signals and deciding disallows."""
+    in this module's docstring, with the crawl delay, content signals, ``train-ai`` preference for
+    "/" and deciding disallows. ``ignores_global``: the agent obeys only groups that name it (A8)."""
     token = token_of(agent) or agent
     decision = robots.check("/", token)
+    ignored = ignores_global and decision.agent == "*"
+    if ignored:
+        decision = robots.check("/", token, global_group=False)
+    return _policy(robots, token, decision, ignored)
+
+
+def _policy(robots: RobotsTxt, token: str, decision: Decision, ignored: bool) -> AgentPolicy:
+    """:func:`classify` for the groups ``decision`` selected (every fact below depends on them alone)."""
     explicit = decision.agent not in (None, "*")
     rules = [make for group in decision.groups for make in group.ruleset.ranked()]
     allows = [rule for rule in rules if rule[0] & ALLOW_BIT and rule[0] >> PRIORITY_SHIFT > 0]
@@ -159,7 +216,9 @@ def classify(robots: RobotsTxt, agent: str) -> AgentPolicy:
         catch_all = [rule for rule in live_disallows if _prefix_of(rule[1]) == ""]
         opening = [a for a in allows if a[1] not in _ROBOTS_ONLY and not any(_beats(d, a) for d in live_disallows)]
         verdict = "blocked" if catch_all and not opening else "partly"
-    return AgentPolicy(verdict, explicit, robots.crawl_delay(token), _signals(robots, token), lines)
+    usage = robots.usage("/", token, global_group=not ignored)
+    delay = None if ignored else robots.crawl_delay(token)
+    return AgentPolicy(verdict, explicit, delay, _signals(decision, usage), lines, usage.preference("train-ai"), ignored)
 
 
 def _line(rule: tuple[int, str]) -> int:
@@ -180,24 +239,70 @@ def _verdict_of(gov: Governing) -> Verdict:
     return "unknown"
 
 
-def classify_site(gov: Governing, agents: Sequence[str], registry: Sequence[Crawler] = CRAWLERS) -> list[Row]:
-    """One audit row (:data:`AUDIT_COLUMNS`) per agent for the site ``gov`` stands for."""
-    rows: list[Row] = []
-    robots = gov.robots
-    sitemaps = len(robots.sitemaps) if robots is not None else 0
+_FALLBACK = "\x00fallback"
+"""The selection key of every token no group of a file names (no product token has a NUL)."""
+
+Who = tuple[str, str, "str | None", str, str, str, bool]
+"""An agent as the rows name it: (agent, token, the token as groups are looked up by (None: no
+group can name it), operator, purpose, kind, ignores the ``*`` group)."""
+
+
+def _who(agents: Sequence[str], registry: Sequence[Crawler]) -> list[Who]:
+    """Each agent with its crawler's facts, looked up once per job (by name, else by token)."""
+    found: list[Who] = []
     for agent in agents:
-        crawler = by_token(token_of(agent) or agent, registry)
+        token = token_of(agent) or agent
+        crawler = by_token(agent, registry) or by_token(token, registry)
         operator, purpose, kind = (crawler.operator, crawler.purpose, crawler.kind) if crawler else ("", "", "")
         if agent == "*":
             purpose = purpose or "Any crawler not named in the file"
+        found.append((agent, token, caller_key(token), operator, purpose, kind,
+                      bool(crawler is not None and crawler.ignores_global)))
+    return found
+
+
+def classify_site(gov: Governing, agents: Sequence[str], registry: Sequence[Crawler] = CRAWLERS, *,
+                  who: Sequence[Who] | None = None) -> list[Row]:
+    """One audit row (:data:`AUDIT_COLUMNS`) per agent for the site ``gov`` stands for
+    (``who``: the agents' facts from :func:`_who`, when the caller has them already).
+
+    Agents that select the same groups share one classification (every fact of a row depends
+    on the groups alone), so a wide audit costs a group selection per agent and a classification
+    per distinct group.
+    """
+    rows: list[Row] = []
+    robots = gov.robots
+    sitemaps = len(robots.sitemaps) if robots is not None else 0
+    site, status, reason = gov.robots_url, gov.status, gov.reason
+    # G2: in the modes that select groups by exact token, a token no group names gets the
+    # fallback group(s), like every other such token: one selection serves them all.
+    named = None if robots is None or get_mode(robots.mode).substring_agent_match else \
+        frozenset(token for group in robots.groups for token in group.tokens)
+    selected: dict[tuple[str | None, bool], AgentPolicy] = {}  # by (caller key, ignores "*")
+    known: dict[tuple[object, ...], AgentPolicy] = {}  # by the groups selected
+    for agent, token, caller, operator, purpose, kind, ignores in who if who is not None else _who(agents, registry):
         if robots is None:
-            rows.append((gov.robots_url, agent, operator, purpose, kind, gov.status, _verdict_of(gov), False, None,
-                         0, "", 0, "", gov.reason))
+            verdict = _verdict_of(gov)
+            rows.append((site, agent, operator, purpose, kind, status, verdict, False, None, 0, "", None,
+                         opt_out(kind, verdict, False, None), 0, "", reason))
             continue
-        found = classify(robots, agent)
-        rows.append((gov.robots_url, agent, operator, purpose, kind, gov.status, found.verdict, found.explicit,
-                     found.crawl_delay, sitemaps, found.content_signals, len(found.disallow_rules),
-                     "\n".join(found.disallow_rules), gov.reason))
+        selection = _FALLBACK if named is not None and caller not in named else caller
+        found = selected.get((selection, ignores)) if named is not None else None
+        if found is None:
+            decision = robots.check("/", token)
+            ignored = ignores and decision.agent == "*"
+            if ignored:
+                decision = robots.check("/", token, global_group=False)
+            key = (decision.agent not in (None, "*"), ignored, *(group.line for group in decision.groups))
+            found = known.get(key)
+            if found is None:
+                found = known[key] = _policy(robots, token, decision, ignored)
+            selected[selection, ignores] = found
+        why = f"{reason}; {agent} ignores the group 'user-agent: *'" if found.ignored_global else reason
+        rows.append((site, agent, operator, purpose, kind, status, found.verdict, found.explicit,
+                     found.crawl_delay, sitemaps, found.content_signals, found.train_ai,
+                     opt_out(kind, found.verdict, found.explicit, found.train_ai), len(found.disallow_rules),
+                     "\n".join(found.disallow_rules), why))
     return rows
 
 
@@ -221,12 +326,13 @@ def classify_jobs(jobs: Sequence[Job], agents: Sequence[str], registry: Sequence
                   now: float | None, mode: str) -> list[Row]:
     """The audit rows of ``jobs``, each site judged by ``policy`` as of ``now`` (None: its capture)."""
     rows: list[Row] = []
+    who = _who(agents, registry)
     for robots_url, entry, reason in jobs:
         if entry is None:
             gov = Governing(robots_url, "unknown", 0, reason or "no capture of this robots.txt")
         else:
             gov = governing(robots_url, entry, policy, now if now is not None else entry.fetched_at, mode)
-        rows.extend(classify_site(gov, agents, registry))
+        rows.extend(classify_site(gov, agents, registry, who=who))
     return rows
 
 
@@ -244,11 +350,12 @@ def live_rows(client: RobotsClient, sites: Iterable[str], agents: Sequence[str],
     from robotrules.batch.sources import LiveSource
 
     live = LiveSource(client, threads, refresh=refresh)
+    who = _who(agents, registry)
     for chunk in _chunks(site_keys(sites), 64):
         found = live.fetch_all(url for url in chunk if not url.startswith("!"))
         for url in chunk:
             gov = found.get(url) or Governing(url[1:], "unknown", 0, NO_ROBOTS_URL)
-            yield from classify_site(gov, agents, registry)
+            yield from classify_site(gov, agents, registry, who=who)
 
 
 def site_key(site: str) -> str | None:
@@ -399,7 +506,7 @@ def audit(
     :class:`~robotrules.client.RobotsClient` (the robots.txt of ``sites``, fetched live through
     its cache), or an iterable of site URLs (fetched live by a new client; ``policy`` applies).
     A site is any URL of it, or a bare host name (then https). ``agents``: tokens or User-Agent
-    strings (default: the registry's tokens and ``*``). ``registry``: crawlers that name the
+    strings (default: the registry's crawlers by name, and ``*``). ``registry``: crawlers that name the
     operator and purpose of an agent (default: the built-in one). ``refresh``: live robots.txt
     files are fetched again, however fresh their cached copies. ``index``: for a path, where to
     keep (and reuse) the index of its captures on disk (see
@@ -440,9 +547,14 @@ def audit(
 
 
 def typed(frame: pandas.DataFrame) -> pandas.DataFrame:
-    """An audit table with the column types of :func:`audit` (whichever engine made it)."""
-    frame["crawl_delay"] = frame["crawl_delay"].astype("float64")
-    frame["explicit"] = frame["explicit"].astype(bool)
-    for column in ("status", "sitemaps", "disallow_rules"):
-        frame[column] = frame[column].astype("int64")
+    """An audit table with the column types of :data:`AUDIT_FIELDS` (whichever engine made it):
+    integers as int64, ``crawl_delay`` float64 (NaN when none), ``explicit`` bool, ``train_ai`` a
+    nullable boolean."""
+    for column, kind in AUDIT_FIELDS:
+        if kind == "int32":
+            frame[column] = frame[column].astype("int64")
+        elif kind == "double":
+            frame[column] = frame[column].astype("float64")
+        elif kind == "bool":
+            frame[column] = frame[column].astype("boolean" if column == "train_ai" else bool)
     return frame

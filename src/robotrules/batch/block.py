@@ -4,8 +4,9 @@ A pickled row tuple costs about half a microsecond to write and as much to read,
 deciding it; a :class:`Block` crosses between processes as a few bytes a row (the verdict, the
 line) plus, once per chunk, the robots.txt files that governed it and their deciding lines.
 The URLs and agents are not sent back: the calling process has them. Rows (tuples in
-:data:`~robotrules.batch.decide.COLUMNS` order) are made when the block is read, and a
-consumer that only counts (:meth:`Block.counts`) never makes them.
+:data:`~robotrules.batch.decide.COLUMNS` order, then the preference columns when the job asks
+for them: a code a category a row) are made when the block is read, and a consumer that only
+counts (:meth:`Block.counts`) never makes them.
 """
 
 from __future__ import annotations
@@ -14,9 +15,17 @@ from array import array
 from collections.abc import Iterator, Sequence
 from itertools import repeat
 from operator import itemgetter
-from typing import Any, overload
+from typing import Any, cast, overload
 
-from robotrules.batch.decide import NO_ROBOTS, Governing, Item, Row, verdict_of
+from robotrules.batch.decide import (
+    NO_ROBOTS,
+    PREFERENCE_COLUMNS,
+    Governing,
+    Item,
+    PreferenceReader,
+    Row,
+    verdict_of,
+)
 from robotrules.core.robotstxt import AgentRules
 from robotrules.errors import require
 
@@ -24,15 +33,19 @@ __all__ = ["Block", "BlockBuilder"]
 
 _UNKNOWN = 2
 _VALUES = (False, True, None)  # by verdict code: 0 disallowed, 1 allowed, 2 nothing known
+_CATEGORIES = len(PREFERENCE_COLUMNS)
+_CODE = {False: 0, True: 1, None: _UNKNOWN}  # a preference as a code (the verdict codes' values)
+_NO_CODES = bytes([_UNKNOWN]) * _CATEGORIES
 
 
 class Block(Sequence[Row]):
     """The rows of one chunk of items: a sequence of row tuples, made when first read."""
 
-    __slots__ = ("_rows", "agents", "allowed", "gov_of", "govs", "items", "lines", "texts")
+    __slots__ = ("_rows", "agents", "allowed", "gov_of", "govs", "items", "lines", "prefs", "texts")
 
     def __init__(self, agents: tuple[str, ...], govs: list[tuple[str, int, str]], gov_of: array[int],
-                 allowed: bytearray, lines: array[int], texts: dict[tuple[int, int], str]) -> None:
+                 allowed: bytearray, lines: array[int], texts: dict[tuple[int, int], str],
+                 prefs: bytearray | None = None) -> None:
         self.agents = agents
         self.govs = govs
         """(robots URL, status, reason) of each robots.txt that governed rows of the chunk."""
@@ -44,11 +57,14 @@ class Block(Sequence[Row]):
         """Per row: the deciding line, 0 when none."""
         self.texts = texts
         """(governor index, line) -> the line as written."""
+        self.prefs = prefs
+        """Per row and category, in that order: the preference code (as :attr:`allowed`); None
+        when the job has no preference columns."""
         self.items: list[Item] = []
         self._rows: list[Row] | None = None
 
     def __getstate__(self) -> tuple[object, ...]:
-        return (self.agents, self.govs, self.gov_of, self.allowed, self.lines, self.texts)
+        return (self.agents, self.govs, self.gov_of, self.allowed, self.lines, self.texts, self.prefs)
 
     def __setstate__(self, state: tuple[object, ...]) -> None:
         self.__init__(*state)  # type: ignore[misc]
@@ -89,12 +105,16 @@ class Block(Sequence[Row]):
                 line = lines[k]
                 append((url, agent, _VALUES[allowed[k]], line, texts[g, line] if line else "", where, status, reason))
                 k += 1
+        prefs = self.prefs
+        if prefs is not None:  # rows with the preference columns, after those of Row
+            rows = [cast("Row", (*row, *(_VALUES[code] for code in prefs[k * _CATEGORIES:(k + 1) * _CATEGORIES])))
+                    for k, row in enumerate(rows)]
         self._rows = rows
         return rows
 
     def to_arrow(self, schema: Any) -> Any:
-        """The rows as a pyarrow Table of ``schema`` (the columns of COLUMNS), built column by
-        column from the compact form (no row tuples)."""
+        """The rows as a pyarrow Table of ``schema`` (the columns of COLUMNS, then the preference
+        columns when the block has them), built column by column from the compact form (no row tuples)."""
         pa: Any = require("pyarrow", "batch")
         pc: Any = require("pyarrow.compute", "batch")
         items, agents, size = self.items, self.agents, len(self)
@@ -128,6 +148,11 @@ class Block(Sequence[Row]):
             "robots_status": pa.array([g[1] for g in self.govs], pa.int64()).take(gov),
             "reason": pa.array([g[2] for g in self.govs], pa.string()).take(gov),
         }
+        if self.prefs is not None:
+            values = pa.array(_VALUES, pa.bool_())
+            for index, name in enumerate(PREFERENCE_COLUMNS):
+                codes = pa.Array.from_buffers(pa.uint8(), size, [None, pa.py_buffer(bytes(self.prefs[index::_CATEGORIES]))])
+                columns[name] = values.take(codes)
         return pa.Table.from_arrays([columns[f.name].cast(f.type) for f in schema], schema=schema)
 
 
@@ -138,8 +163,11 @@ class BlockBuilder:
     gives them); the columns and the deciding lines' texts are made once, by :meth:`block`.
     """
 
-    def __init__(self, agents: tuple[str, ...]) -> None:
+    def __init__(self, agents: tuple[str, ...], preferences: bool = False) -> None:
         self.agents = agents
+        self._prefs: bytearray | None = bytearray() if preferences else None
+        self._readers: dict[int, PreferenceReader] = {}  # by governor index
+        self._last_reader: PreferenceReader | None = None
         self._index: dict[int, int] = {}  # id(Governing), or id(None) -> index in govs
         self._governors: list[Governing | None] = []  # by index (and kept alive: ids stay valid)
         self.govs: list[tuple[str, int, str]] = []
@@ -161,10 +189,21 @@ class BlockBuilder:
         self.gov_of.append(g)
         self._gov_rows.extend(repeat(g, len(tokens)))
         rules = self._last_rules
+        found = self._found
         if rules is not None:
-            self._found.extend(rules.verdicts(url))  # (allowed, line): True and False are 1 and 0
+            found.extend(rules.verdicts(url))  # (allowed, line): True and False are 1 and 0
         else:
-            self._found.extend(repeat(self._last_fill, len(tokens)))
+            found.extend(repeat(self._last_fill, len(tokens)))
+        prefs = self._prefs
+        if prefs is not None:
+            reader = self._last_reader
+            start = len(found) - len(tokens)
+            for k, token in enumerate(tokens):
+                if reader is None or not reader.stated(token):
+                    prefs += _NO_CODES
+                else:
+                    allowed = bool(found[start + k][0])
+                    prefs.extend(_CODE[value] for value in reader.preferences(url, token, allowed))
 
     def _switch(self, gov: Governing | None, tokens: tuple[str, ...]) -> None:
         """Make ``gov`` and ``tokens`` those of the URLs that follow (they often share them)."""
@@ -175,6 +214,13 @@ class BlockBuilder:
             self.govs.append(("", 0, NO_ROBOTS) if gov is None else (gov.robots_url, gov.status, gov.reason))
         self._last, self._last_tokens, self._last_index = gov, tokens, index
         self._last_rules = None if gov is None else gov.rules_for(tokens)
+        if self._prefs is not None:
+            reader = None
+            if gov is not None and gov.robots is not None:
+                reader = self._readers.get(index)
+                if reader is None:
+                    reader = self._readers[index] = PreferenceReader(gov)
+            self._last_reader = reader
         code = None if gov is None else verdict_of(gov)
         self._last_fill = (_UNKNOWN if code is None else int(code), 0)
 
@@ -187,6 +233,6 @@ class BlockBuilder:
         for g, line in set(zip(self._gov_rows, lines, strict=True)):
             if line:
                 texts[g, line] = self._governors[g].texts[line]  # type: ignore[union-attr]  # lines come from rules
-        block = Block(self.agents, self.govs, self.gov_of, allowed, lines, texts)
+        block = Block(self.agents, self.govs, self.gov_of, allowed, lines, texts, self._prefs)
         block.items = items
         return block

@@ -7,20 +7,58 @@ Engines only group rows by robots.txt URL, build each :class:`Governing` once pe
 :func:`decide_url` for each URL and its agents (or :func:`decide_row` for one row), so every
 engine gives the same rows. The agent is matched on its
 product token, as on every surface for people (a token, a versioned name or a whole header).
+
+A row may also carry the URL's AI-use preferences (:data:`PREFERENCE_FIELDS`, one nullable
+boolean per category of :data:`robotrules.core.usage.CATEGORIES`: ``train_ai``, ``search``,
+``ai_input``), as :meth:`RobotsTxt.usage <robotrules.core.robotstxt.RobotsTxt.usage>` gives them
+for the URL and the agent's token (A1-A7; null when unknown, when the URL may not be crawled
+(A3), or when no rules decide). Engines ask for them with a :class:`PreferenceReader`; rows
+without them keep the columns of :data:`COLUMNS` exactly. The columns and their types are
+declared here once (:func:`row_fields`), and both engines' schemas are made from them
+(:func:`robotrules.answers.arrow_schema`, :func:`robotrules.answers.spark_schema`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeAlias
+from typing import Any, NamedTuple, TypeAlias
 
-from robotrules.answers import COLUMNS, Governing, LineTexts, Row, token_of
+from robotrules.answers import COLUMNS, FIELDS, FieldType, Governing, LineTexts, Row, ignores_global, token_of
 from robotrules.core.policy import Entry, Policy, standing
-from robotrules.core.robotstxt import parse
+from robotrules.core.robotstxt import RobotsTxt, parse
+from robotrules.core.usage import CATEGORIES, Signal, UsageRule, combine
+from robotrules.core.usage import answer as usage_answer
 from robotrules.hosts import robots_url
 
-__all__ = ["COLUMNS", "NO_ROBOTS", "NO_URL", "NO_URL_GOVERNING", "Governing", "Item", "LineTexts", "Row", "decide_row",
-           "decide_url", "governing", "no_url", "robots_url_of", "tokens_of", "verdict_of"]
+__all__ = ["COLUMNS", "NO_PREFERENCES", "NO_ROBOTS", "NO_URL", "NO_URL_GOVERNING", "PREFERENCE_COLUMNS",
+           "PREFERENCE_FIELDS", "FieldType", "Governing", "Item", "LineTexts", "PreferenceReader", "Row",
+           "decide_row", "decide_url", "governing", "no_url", "robots_url_of", "row_columns",
+           "row_fields", "tokens_of", "verdict_of"]
+
+
+PREFERENCE_FIELDS: tuple[tuple[str, FieldType], ...] = tuple(
+    (category.replace("-", "_"), "bool") for category in CATEGORIES)
+"""The optional preference columns of a batch row, after :data:`COLUMNS`: one per usage category
+(A5, A7), the label with ``_`` for ``-`` (``train_ai``, ``search``, ``ai_input``), each True
+(allowed), False (disallowed) or null (unknown, or not applicable: the URL may not be crawled,
+A3, or no rules decide it)."""
+
+PREFERENCE_COLUMNS: tuple[str, ...] = tuple(name for name, _ in PREFERENCE_FIELDS)
+"""The names of :data:`PREFERENCE_FIELDS`, in order."""
+
+NO_PREFERENCES: tuple[None, ...] = (None,) * len(PREFERENCE_FIELDS)
+"""The preference columns of a row nothing states a preference for."""
+
+def row_fields(preferences: bool = False) -> tuple[tuple[str, FieldType], ...]:
+    """The columns of a batch row and their types: :data:`robotrules.answers.FIELDS`, then with
+    ``preferences`` :data:`PREFERENCE_FIELDS`."""
+    return (*FIELDS, *PREFERENCE_FIELDS) if preferences else FIELDS
+
+
+def row_columns(preferences: bool = False) -> tuple[str, ...]:
+    """The names of :func:`row_fields`, in order."""
+    return tuple(name for name, _ in row_fields(preferences))
+
 
 Item: TypeAlias = "str | tuple[str, str]"
 """An input of the local engine: a URL, decided for every agent of the job, or a (url, agent)
@@ -68,28 +106,128 @@ def verdict_of(gov: Governing) -> bool | None:
     return gov.verdict
 
 
-def decide_url(url: str, agents: Sequence[str], gov: Governing | None, tokens: Sequence[str] | None = None) -> list[Row]:
+class PreferenceReader:
+    """The AI-use preferences of URLs under one robots.txt (A1-A7), for the preference columns.
+
+    :meth:`preferences` is ``RobotsTxt.usage(url, token).preference(category)`` for each category
+    of :data:`PREFERENCE_FIELDS`, with what does not depend on the URL worked out once per token:
+    whether anything is stated at all (else every category is unknown, whatever the URL), and
+    the Content-Usage rules and Content-Signal lines in scope, read once by
+    :meth:`RobotsTxt.usage_lines` (``usage`` reads them on every call); per URL only
+    the crawl decision and the longest matching rule remain (A2-A4), decided by
+    :func:`robotrules.core.usage.answer` as ``usage`` decides them. When no Content-Usage rule
+    applies, every crawlable URL has what the Content-Signal lines say (A7) and the others none
+    (A3). Made for one :class:`Governing` (None: no robots.txt, so no preferences); not shared
+    between threads.
+    """
+
+    __slots__ = ("_plans", "robots")
+
+    def __init__(self, gov: Governing | None) -> None:
+        self.robots: RobotsTxt | None = gov.robots if gov is not None else None
+        self._plans: dict[str, _Plan] = {}
+
+    def _plan(self, token: str) -> _Plan:
+        plan = self._plans.get(token)
+        if plan is None:
+            plan = self._plans[token] = self._make_plan(token)
+        return plan
+
+    def _make_plan(self, token: str) -> _Plan:
+        robots = self.robots
+        if robots is None:
+            return _NOTHING
+        whole = not ignores_global(token)  # A8: a crawler that ignores the "*" group reads none of it
+        rules, signals = robots.usage_lines(token, global_group=whole)  # what usage() reads, for any URL
+        if not rules and not signals:  # no line in scope (and none at all in legacy1994)
+            return _NOTHING
+        fixed = None
+        if not rules:  # nothing to match: every crawlable URL has what the signals say (A4, A7)
+            statement = combine(*(signal.statement for signal in signals))
+            fixed = tuple(statement.preference(category) for category in CATEGORIES)
+        return _Plan(True, rules, signals, fixed, whole)
+
+    def stated(self, token: str) -> bool:
+        """Whether any Content-Usage rule or Content-Signal line is in scope for ``token``."""
+        return self._plan(token).stated
+
+    def preferences(self, url: str, token: str, allowed: bool | None = None) -> tuple[bool | None, ...]:
+        """Each category's preference for ``url`` and ``token``: True, False or None (unknown or
+        not applicable: the URL may not be crawled, A3). ``allowed``: the crawl verdict of ``url``
+        for ``token``, when the caller has it already."""
+        robots = self.robots
+        if robots is None:
+            return NO_PREFERENCES
+        plan = self._plan(token)
+        if not plan.stated:
+            return NO_PREFERENCES
+        if plan.fixed is not None:
+            if allowed is None:
+                allowed = robots.check(url, token, global_group=plan.global_group).allowed
+            crawlable = allowed
+            return plan.fixed if crawlable else NO_PREFERENCES
+        decision = robots.check(url, token, global_group=plan.global_group)
+        if not decision.allowed:
+            return NO_PREFERENCES  # A3
+        usage = usage_answer(True, "", decision.path, decision.agent, plan.rules, plan.signals)
+        return tuple(usage.preference(category) for category in CATEGORIES)
+
+
+class _Plan(NamedTuple):
+    """What a token's groups state, worked out once (see :class:`PreferenceReader`)."""
+
+    stated: bool
+    rules: tuple[UsageRule, ...] = ()
+    signals: tuple[Signal, ...] = ()
+    fixed: tuple[bool | None, ...] | None = None
+    global_group: bool = True
+
+
+_NOTHING = _Plan(False)
+
+
+def decide_url(url: str, agents: Sequence[str], gov: Governing | None, tokens: Sequence[str] | None = None, *,
+               reader: PreferenceReader | None = None) -> list[Row]:
     """The rows for ``url`` and each of ``agents``, in order, under ``gov`` (None: the URL has no
     robots.txt). ``tokens``: the agents' product tokens, when the caller has them already.
+    ``reader`` (one made for ``gov``): the rows end with the preference columns
+    (:data:`PREFERENCE_FIELDS`).
 
     One path extraction per URL and one match per group, however many agents (RobotsTxt.verdicts).
     """
+    rows: list[Any]
+    robots = gov.robots if gov is not None else None
     if gov is None:
         reason = NO_URL if no_url(url) else NO_ROBOTS
-        return [(url, agent, None, 0, "", "", 0, reason) for agent in agents]
-    robots = gov.robots
-    if robots is None:
+        rows = [(url, agent, None, 0, "", "", 0, reason) for agent in agents]
+    elif robots is None:
         allowed = verdict_of(gov)
-        return [(url, agent, allowed, 0, "", gov.robots_url, gov.status, gov.reason) for agent in agents]
-    found = robots.verdicts(url, tokens if tokens is not None else [token_of(agent) for agent in agents])
-    texts, where, status, reason = gov.texts, gov.robots_url, gov.status, gov.reason
-    return [(url, agent, allowed, line, texts[line], where, status, reason)
-            for agent, (allowed, line) in zip(agents, found, strict=True)]
+        rows = [(url, agent, allowed, 0, "", gov.robots_url, gov.status, gov.reason) for agent in agents]
+    else:
+        tokens = tokens if tokens is not None else [token_of(agent) for agent in agents]
+        found = robots.verdicts(url, tokens)
+        texts, where, status, reason = gov.texts, gov.robots_url, gov.status, gov.reason
+        rows = [(url, agent, allowed, line, texts[line], where, status, reason)
+                for agent, (allowed, line) in zip(agents, found, strict=True)]
+        for at, token in enumerate(tokens):
+            if ignores_global(token):  # A8: decided without the "*" group, and the row says so
+                decision = robots.check(url, token)
+                if decision.agent == "*":
+                    decision = robots.check(url, token, global_group=False)
+                    rows[at] = (url, agents[at], decision.allowed, decision.line, texts[decision.line], where,
+                                status, f"{reason}; {agents[at]} ignores the group 'user-agent: *'")
+    if reader is None:
+        return rows
+    if robots is None:
+        return [(*row, *NO_PREFERENCES) for row in rows]
+    assert tokens is not None
+    return [(*row, *reader.preferences(url, token, row[2])) for row, token in zip(rows, tokens, strict=True)]
 
 
-def decide_row(url: str, agent: str, gov: Governing | None) -> Row:
-    """The row for ``url`` and ``agent`` under ``gov`` (None: the URL has no robots.txt)."""
-    return decide_url(url, (agent,), gov)[0]
+def decide_row(url: str, agent: str, gov: Governing | None, *, reader: PreferenceReader | None = None) -> Row:
+    """The row for ``url`` and ``agent`` under ``gov`` (None: the URL has no robots.txt), with the
+    preference columns when a ``reader`` (made for ``gov``) is given."""
+    return decide_url(url, (agent,), gov, reader=reader)[0]
 
 
 def tokens_of(agents: Sequence[str]) -> tuple[str, ...]:

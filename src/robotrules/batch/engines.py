@@ -38,7 +38,8 @@ LOCAL = "local"
 class RunJob:
     """A :func:`robotrules.batch.run` for an engine: the URL file, the output file, the agents, the
     robots.txt source (None: live) and the options as the caller gave them. ``started`` is when
-    the job started (``time.perf_counter()``), for the summary."""
+    the job started (``time.perf_counter()``), for the summary; ``preferences``: the rows end with
+    the preference columns (:data:`robotrules.batch.decide.PREFERENCE_FIELDS`)."""
 
     urls: str
     output: str
@@ -51,6 +52,7 @@ class RunJob:
     client: Any = None
     refresh: bool = False
     skip_bad_records: bool = False
+    preferences: bool = False
 
 
 @dataclass(frozen=True, slots=True)

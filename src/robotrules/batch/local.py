@@ -12,7 +12,9 @@ number of times when it is not.
 Archive sources are judged inside the workers (each gets the archive once, at start); live
 sources are fetched in the calling process, a chunk's distinct robots.txt files at a time, and
 handed to the workers already judged. ``processes=1`` decides in the calling process (no pool),
-with the same code. Every row is made by :func:`~robotrules.batch.decide.decide_row`.
+with the same code. Every row is made as :func:`~robotrules.batch.decide.decide_row` makes it
+(with ``preferences``, its preference columns as a
+:class:`~robotrules.batch.decide.PreferenceReader` reads them).
 """
 
 from __future__ import annotations
@@ -126,13 +128,14 @@ class Decider:
             cache.popitem(last=False)
         return gov
 
-    def decide(self, items: list[Item], agents: Sequence[str], given: dict[str, Governing] | None = None) -> Block:
+    def decide(self, items: list[Item], agents: Sequence[str], given: dict[str, Governing] | None = None,
+               preferences: bool = False) -> Block:
         """The rows of ``items``, in order: a URL is decided for each of ``agents``, a (url, agent)
-        pair for its own agent."""
+        pair for its own agent; with ``preferences``, each row's preference columns too."""
         agents = tuple(agents)
         tokens = tokens_of(agents)
         own: dict[str, tuple[str, ...]] = {}  # the token of each row's own agent, as one tuple
-        out = BlockBuilder(agents)
+        out = BlockBuilder(agents, preferences)
         add = out.add
         origin = ""  # "scheme://host" of the last URL looked up, when its robots URL is memoised by it
         cut = 0
@@ -168,7 +171,7 @@ def _init_worker(source: ArchiveSource | None, cache_size: int) -> None:
     _WORKER["decider"] = Decider(source, cache_size)
 
 
-def _decide_chunk(task: tuple[list[Item], tuple[str, ...], dict[str, Governing] | None]) -> Block:
+def _decide_chunk(task: tuple[list[Item], tuple[str, ...], dict[str, Governing] | None, bool]) -> Block:
     return _WORKER["decider"].decide(*task)
 
 
@@ -191,9 +194,11 @@ def _context() -> Any:
 
 def decide_rows(items: Iterable[Item], agents: Sequence[str], source: ArchiveSource | LiveSource, *,
                 processes: int | None = None, chunk_size: int = DEFAULT_CHUNK, cache_size: int = DEFAULT_CACHE,
-                on_chunk: Callable[[Block], None] | None = None) -> Iterator[Block]:
+                on_chunk: Callable[[Block], None] | None = None, preferences: bool = False) -> Iterator[Block]:
     """Decide ``items`` (URLs, each for every one of ``agents``, or (url, agent) pairs) against
-    ``source``: chunks of rows (``chunk_size`` items each), in input order.
+    ``source``: chunks of rows (``chunk_size`` items each), in input order; with
+    ``preferences``, the rows have the preference columns
+    (:data:`~robotrules.batch.decide.PREFERENCE_FIELDS`).
 
     ``processes`` None uses every core; 1 decides in this process. A job of one chunk is always
     decided in this process (a pool would only add its start-up). ``on_chunk`` sees each chunk
@@ -223,7 +228,7 @@ def decide_rows(items: Iterable[Item], agents: Sequence[str], source: ArchiveSou
     if second is None:
         rest = chunks if wanted == 1 else iter(())
         for chunk in itertools.chain([first], rest):
-            block = local.decide(chunk, agents, given(chunk))
+            block = local.decide(chunk, agents, given(chunk), preferences)
             if on_chunk is not None:
                 on_chunk(block)
             yield block
@@ -242,7 +247,7 @@ def decide_rows(items: Iterable[Item], agents: Sequence[str], source: ArchiveSou
             return block
 
         for chunk in itertools.chain([first, second], chunks):
-            window.append((chunk, pool.apply_async(_decide_chunk, ((chunk, agents, given(chunk)),))))
+            window.append((chunk, pool.apply_async(_decide_chunk, ((chunk, agents, given(chunk), preferences),))))
             while len(window) >= 2 * wanted:
                 yield received()
         while window:

@@ -3,10 +3,18 @@
 :func:`write_report` takes the table of :func:`robotrules.batch.audit.audit` (a pandas DataFrame
 with its columns) and writes one HTML file that needs nothing else: the CSS is inline and the
 plots are inline SVG drawn by matplotlib (text kept as text, so it scales and can be searched),
-so the page opens offline and makes no request. It shows the share of sites that block each
-agent entirely or partly, the mix of HTTP statuses of the robots.txt files, the most common
-rules, a table per agent, and the damaged records of the archives that were skipped, if any.
-Needs ``robotrules[audit]`` (pandas and matplotlib).
+so the page opens offline and makes no request. It shows, per purpose (the crawlers' kind), how
+many sites block those crawlers entirely or partly and how sites opt AI training crawlers out
+(robots.txt, ``train-ai=n``, both, neither: :func:`robotrules.batch.purposes.by_purpose`); the share
+of sites that block each agent entirely or partly; the mix of HTTP statuses of the robots.txt
+files; the most common rules; a table per agent; and the damaged records of the archives that
+were skipped, if any. Needs ``robotrules[audit]`` (pandas and matplotlib).
+
+A wide audit (the whole registry: some 175 crawlers) stays readable: crawlers are grouped by
+purpose; past :data:`WIDE` crawlers, those that no site treats differently from ``*`` (the long
+tail no file names) are listed once per purpose instead of one table row, one bar and one
+section each, and the plot of crawlers shows at most the :data:`WIDE` most blocked of the
+others; the tables of each crawler, site by site, share a budget of :data:`MAX_ROWS` rows.
 
 Everything in the table came from strangers (hosts, agents, rules, reasons) and is shown as
 text, never interpreted: in the plots matplotlib's math and TeX are off (``text.parse_math``,
@@ -20,47 +28,40 @@ a cell longer than :data:`MAX_CELL` characters is cut, saying by how much, and l
 from __future__ import annotations
 
 import datetime
-import html
-import io
 import math
 import os
-import re
-import warnings
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, cast
 
+from robotrules.batch._html import (
+    CSS,
+    MAX_CELL,
+    RC,
+    as_html,
+    as_label,
+    bar_plot,
+    html_figure,
+    html_row,
+    html_table,
+    svg_of,
+    text_ticks,
+    visible,
+)
 from robotrules.batch.audit import VERDICTS
+from robotrules.batch.purposes import OPT_OUTS, TRAINING, by_purpose
 from robotrules.batch.warc import BadRecord
 from robotrules.errors import require
 
-__all__ = ["LABELS", "MAX_CELL", "render_report", "visible", "write_report"]
+__all__ = ["KIND_LABELS", "LABELS", "MAX_CELL", "MAX_ROWS", "OPT_OUT_LABELS", "WIDE", "render_report", "visible",
+           "write_report"]
 
-MAX_CELL = 2_000
-"""Characters of one table cell shown; the rest is left out, saying how much (the table has it all)."""
+WIDE = 30
+"""Past this many crawlers an audit is wide: crawlers no site treats differently from ``*`` are
+collapsed, and the plot of crawlers shows at most this many (the most blocked, and ``*``)."""
 
-MAX_LABEL = 60
-"""Characters of one label in a plot."""
-
-_HIDDEN = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069"
-                     "\ufeff\ufffe\uffff\ud800-\udfff]")
-"""What is shown as an escape: the ASCII control characters but the line feed, DEL, the Latin-1
-control characters (U+0080-U+009F), and characters
-that are invisible or change the direction of the text around them (bidi controls, zero-width
-characters, line and paragraph separators, byte order marks, noncharacters, lone surrogates)."""
-
-_HIDDEN_OR_LINE = re.compile(_HIDDEN.pattern[:-1] + "\n]")
-
-
-def _escape(char: str) -> str:
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-RC = {"svg.fonttype": "none", "font.size": 10, "svg.hashsalt": "robotrules-report",
-      "text.usetex": False, "text.parse_math": False, "axes.formatter.use_mathtext": False}
-"""matplotlib settings of the plots: text kept as text in the SVG, and never read as math or TeX
-(a site's rule ``/$\\x$`` is text, not a formula matplotlib cannot parse)."""
+MAX_ROWS = 20_000
+"""Rows of the site-by-site tables of all crawlers together (each gets its share, at least 50)."""
 
 LABELS: dict[str, str] = {
     "blocked": "Blocked entirely",
@@ -87,43 +88,49 @@ COLOURS = {  # colour-blind-safe (Okabe-Ito), in the order of VERDICTS
     "no-robots": "#56B4E9", "unreachable": "#CC79A7", "unknown": "#999999",
 }
 
-CSS = """
-body { font: 16px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1a1a1a;
-       background: #fff; margin: 0 auto; max-width: 1100px; padding: 1rem 1.5rem 3rem; }
-h1 { font-size: 1.8rem; margin-bottom: .25rem; } h2 { margin-top: 2.5rem; border-bottom: 2px solid #ddd; }
-.lead { color: #444; margin-top: 0; }
-.cards { display: flex; flex-wrap: wrap; gap: .75rem; margin: 1rem 0; padding: 0; list-style: none; }
-.cards li { border: 1px solid #ccc; border-radius: 6px; padding: .5rem .9rem; min-width: 8rem; }
-.cards strong { display: block; font-size: 1.5rem; }
-figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; }
-figcaption { color: #444; font-size: .95rem; }
-table { border-collapse: collapse; width: 100%; margin: .75rem 0; font-size: .92rem; }
-th, td { border: 1px solid #ccc; padding: .3rem .5rem; text-align: left; vertical-align: top; }
-th { background: #f2f2f2; } td.num { text-align: right; font-variant-numeric: tabular-nums; }
-td, code, pre, summary, .warning { overflow-wrap: anywhere; }
-.warning { border-left: 4px solid #D55E00; padding: .4rem .8rem; background: #fff4ec; }
-.esc { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .85em; background: #e8e8e8;
-       color: #6b2400; border-radius: 2px; padding: 0 .1em; }
-caption { text-align: left; font-weight: 600; padding: .25rem 0; }
-code, pre { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .9em; }
-pre { margin: 0; white-space: pre-wrap; }
-.swatch { display: inline-block; width: .8em; height: .8em; border-radius: 2px; margin-right: .3em;
-          vertical-align: baseline; }
-details { margin: .5rem 0; } summary { cursor: pointer; font-weight: 600; }
-dl.verdicts dt { font-weight: 600; } dl.verdicts dd { margin: 0 0 .5rem 1.2rem; }
-"""
+KIND_LABELS: dict[str, str] = {
+    "ai-training": "AI training",
+    "ai-search": "AI search",
+    "ai-assistant": "AI assistants (fetches for a user)",
+    "search": "Search",
+    "archive": "Archives",
+    "seo": "SEO tools",
+    "other": "Other",
+}
+"""Each purpose (a crawler's kind) as people read it, in the order the report shows them."""
 
+PURPOSE_LABELS: dict[str, str] = {
+    "blocked": "Every one blocked entirely",
+    "partly": "Some blocked (entirely or partly)",
+    "allowed": "None blocked",
+    "no-robots": LABELS["no-robots"],
+    "unreachable": LABELS["unreachable"],
+    "unknown": LABELS["unknown"],
+}
+"""A site's verdict for the crawlers of one purpose, as the purpose view names it."""
 
-def _svg(figure: Any, plt: Any) -> str:
-    """A matplotlib figure as an inline ``<svg>`` element (no XML prologue), then closed."""
-    buffer = io.StringIO()
-    with warnings.catch_warnings():  # a label in a script the font lacks: the browser's fonts show it
-        warnings.filterwarnings("ignore", message=r"Glyph .* missing from font", category=UserWarning)
-        figure.savefig(buffer, format="svg", bbox_inches="tight", metadata={"Date": None})
-    plt.close(figure)
-    text = buffer.getvalue()
-    return text[text.index("<svg"):]
+OPT_OUT_LABELS: dict[str, str] = {
+    "robots.txt": "By robots.txt rules only",
+    "train-ai=n": "By train-ai=n only",
+    "both": "Both",
+    "neither": "Neither",
+    "unknown": "Unknown (robots.txt unreadable)",
+}
+"""How a site opts AI training crawlers out, as people read it."""
 
+OPT_OUT_MEANINGS: dict[str, str] = {
+    "robots.txt": "the rules block at least one AI training crawler entirely, or partly by a group that names it, "
+                  "and no train-ai=n preference applies",
+    "train-ai=n": "no rule keeps an AI training crawler out, but the train-ai preference for the home page is "
+                  "\u201cno\u201d (Content-Usage: train-ai=n, or Content-Signal: ai-train=no) for at least one",
+    "both": "the rules keep AI training crawlers out and a train-ai=n preference applies too",
+    "neither": "no rule aimed at AI training crawlers and no train-ai=n preference; "
+               "rules that close a few folders to every crawler do not count",
+    "unknown": "robots.txt answered with a server error or could not be fetched or was not captured",
+}
+
+OPT_OUT_COLOURS = {"robots.txt": "#D55E00", "train-ai=n": "#0072B2", "both": "#882255", "neither": "#009E73",
+                   "unknown": "#999999"}
 
 def _status_label(status: int) -> str:
     if status == 0:
@@ -131,59 +138,32 @@ def _status_label(status: int) -> str:
     return str(status)
 
 
-def visible(text: str, *, lines: bool = False) -> str:
-    """``text`` with control characters and invisible or direction-changing characters written
-    as escapes: NUL as ``\x00``, ESC as ``\x1b``, a right-to-left override as ``\u202e``; the
-    line feed too, unless ``lines`` (a multi-line cell)."""
-    return (_HIDDEN if lines else _HIDDEN_OR_LINE).sub(lambda found: _escape(found.group()), text)
-
-
-def _cut(text: str, limit: int = MAX_CELL) -> str:
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}… ({len(text) - limit:,} more characters)"
-
-
-def _e(value: object, *, lines: bool = False) -> str:
-    """A value from the table as HTML text: cut at :data:`MAX_CELL` characters, escaped, and its
-    control and invisible characters written as escapes marked as such (``<span class="esc">``)."""
-    text = _cut(str(value))
-    pattern = _HIDDEN if lines else _HIDDEN_OR_LINE
-    parts: list[str] = []
-    last = 0
-    for found in pattern.finditer(text):
-        char = found.group()
-        parts.append(html.escape(text[last:found.start()], quote=True))
-        parts.append(f'<span class="esc" title="U+{ord(char):04X}">{_escape(char)}</span>')
-        last = found.end()
-    parts.append(html.escape(text[last:], quote=True))
-    return "".join(parts)
-
-
-def _label(value: object) -> str:
-    """A value from the table as a plot label: control characters as escapes, at most :data:`MAX_LABEL` characters."""
-    text = visible(str(value))
-    return text if len(text) <= MAX_LABEL else text[:MAX_LABEL - 1] + "…"
-
-
 def _agent_order(frame: Any) -> list[str]:
     """Agents in the order they were audited (their first row)."""
-    return list(dict.fromkeys(str(agent) for agent in frame["agent"]))
+    return list(dict.fromkeys(str(agent) for agent in frame["agent"].tolist()))
 
 
 def _counts(frame: Any, agents: Sequence[str]) -> dict[str, Counter[str]]:
     counts: dict[str, Counter[str]] = {agent: Counter() for agent in agents}
-    for agent, verdict in zip(frame["agent"], frame["verdict"], strict=True):
+    for agent, verdict in zip(frame["agent"].tolist(), frame["verdict"].tolist(), strict=True):
         counts[str(agent)][str(verdict)] += 1
     return counts
 
 
-def _share_plot(counts: dict[str, Counter[str]], plt: Any) -> str:
+def _rank(counts: dict[str, Counter[str]]) -> Any:
+    """The order of crawlers in the plot and tables: most often blocked entirely, then partly, then by name."""
+
     def rank(agent: str) -> tuple[float, float, str]:
         total = max(1, sum(counts[agent].values()))
         return (-counts[agent]["blocked"] / total, -counts[agent]["partly"] / total, agent.lower())
 
-    agents = sorted(counts, key=rank)
+    return rank
+
+
+def _share_plot(counts: dict[str, Counter[str]], plt: Any, tail: set[str] | None = None) -> str:
+    agents = sorted((agent for agent in counts if agent not in (tail or ())), key=_rank(counts))
+    if len(agents) > WIDE:
+        agents = [*agents[:WIDE - 1], *(["*"] if "*" in agents[WIDE - 1:] else agents[WIDE - 1:WIDE])]
     height = max(2.5, 0.32 * len(agents) + 1.2)
     figure, axes = plt.subplots(figsize=(9, height))
     left = [0.0] * len(agents)
@@ -195,44 +175,19 @@ def _share_plot(counts: dict[str, Counter[str]], plt: Any) -> str:
         axes.barh(places, shares, left=left, color=COLOURS[verdict], label=LABELS[verdict], edgecolor="white",
                   linewidth=0.5)
         left = [x + y for x, y in zip(left, shares, strict=True)]
-    _text_ticks(axes, [_label(agent) for agent in agents])
+    text_ticks(axes, [as_label(agent) for agent in agents])
     axes.invert_yaxis()
     axes.set_xlim(0, 100)
     axes.set_xlabel("share of sites (%)")
     axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.6 / height), ncol=3, frameon=False)
     axes.spines[["top", "right"]].set_visible(False)
-    return _svg(figure, plt)
-
-
-def _text_ticks(axes: Any, labels: Sequence[str]) -> None:
-    """The y tick labels, as plain text whatever the settings (no math, no TeX)."""
-    axes.set_yticks(list(range(len(labels))), list(labels))
-    for tick in axes.get_yticklabels():
-        tick.set_parse_math(False)
-        tick.set_usetex(False)
-
-
-def _bar_plot(labels: Sequence[str], values: Sequence[int], xlabel: str, colour: str, plt: Any) -> str:
-    figure, axes = plt.subplots(figsize=(9, max(2.0, 0.32 * len(labels) + 1.0)))
-    axes.barh(list(range(len(labels))), list(values), color=colour)
-    _text_ticks(axes, [_label(label) for label in labels])
-    axes.invert_yaxis()
-    axes.set_xlabel(xlabel)
-    for y, value in enumerate(values):
-        axes.annotate(str(value), (value, y), xytext=(3, 0), textcoords="offset points", va="center", fontsize=9)
-    axes.spines[["top", "right"]].set_visible(False)
-    return _svg(figure, plt)
-
-
-def _figure(svg: str, caption: str, label: str) -> str:
-    return (f'<figure><div role="img" aria-label="{_e(label)}">{svg}</div>'
-            f"<figcaption>{_e(caption)}</figcaption></figure>")
+    return svg_of(figure, plt)
 
 
 def _rule_counts(frame: Any) -> Counter[str]:
     """How many sites have each disallow rule (field name lower-cased, spacing tidied), once per site."""
     per_site: dict[str, set[str]] = {}
-    for site, rules in zip(frame["site"], frame["rules"], strict=True):
+    for site, rules in zip(frame["site"].tolist(), frame["rules"].tolist(), strict=True):
         if not isinstance(rules, str) or not rules:
             continue
         found = per_site.setdefault(str(site), set())
@@ -260,25 +215,33 @@ def render_report(frame: Any, *, title: str = "robots.txt audit", top: int = 20,
 
         bad_records = skipped_of(frame)
     frame = frame.copy()
-    for name, default in (("operator", ""), ("purpose", ""), ("rules", ""), ("reason", ""), ("explicit", False),
-                          ("crawl_delay", None), ("content_signals", "")):
+    for name, default in (("operator", ""), ("purpose", ""), ("kind", ""), ("rules", ""), ("reason", ""),
+                          ("explicit", False), ("crawl_delay", None), ("content_signals", ""), ("train_ai", None),
+                          ("training_opt_out", "")):
         if name not in frame.columns:
             frame[name] = default
     agents = _agent_order(frame)
     sites = frame.drop_duplicates("site")
     counts = _counts(frame, agents)
+    kinds = _kinds(frame)
+    tail = _like_star(frame, agents) if len(agents) > WIDE else set()
+    purposes = by_purpose(frame)
     parts: list[str] = []
     with plt.rc_context(cast("Any", RC)):
-        share = _share_plot(counts, plt) if agents else ""
+        purpose_svg = _purpose_plot(purposes, kinds, plt) if len(purposes) else ""
+        training = purposes[purposes["kind"] == TRAINING]
+        opt_outs = Counter(str(outcome) for outcome in training["training_opt_out"])
+        opt_out_svg = _opt_out_plot(opt_outs, plt) if len(training) else ""
+        share = _share_plot(counts, plt, tail) if agents else ""
         statuses = Counter(_status_label(int(s)) for s in sites["status"])
         status_items = sorted(statuses.items(), key=lambda item: (-item[1], item[0]))
-        status_svg = _bar_plot([k for k, _ in status_items], [v for _, v in status_items], "sites", "#0072B2", plt) \
+        status_svg = bar_plot([k for k, _ in status_items], [v for _, v in status_items], "sites", "#0072B2", plt) \
             if status_items else ""
         rules = _rule_counts(frame).most_common(top)
-        rules_svg = _bar_plot([k for k, _ in rules], [v for _, v in rules], "sites with this rule", "#D55E00",
+        rules_svg = bar_plot([k for k, _ in rules], [v for _, v in rules], "sites with this rule", "#D55E00",
                               plt) if rules else ""
     generated = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
-    parts.append(f"<h1>{_e(title)}</h1>")
+    parts.append(f"<h1>{as_html(title)}</h1>")
     parts.append(f'<p class="lead">{len(sites)} site{"s" if len(sites) != 1 else ""}, {len(agents)} '
                  f"crawler{'s' if len(agents) != 1 else ''}, made {generated}. The rules are read exactly as "
                  "Google reads them.</p>")
@@ -289,94 +252,255 @@ def render_report(frame: Any, *, title: str = "robots.txt audit", top: int = 20,
                      '(<a href="#damaged">which, and where</a>).</p>')
     totals = Counter(str(v) for v in frame["verdict"])
     parts.append('<ul class="cards" aria-label="All verdicts">' + "".join(
-        f'<li><span class="swatch" style="background:{COLOURS[v]}"></span>{_e(LABELS[v])}'
+        f'<li><span class="swatch" style="background:{COLOURS[v]}"></span>{as_html(LABELS[v])}'
         f"<strong>{totals[v]}</strong></li>" for v in VERDICTS) + "</ul>")
+    parts.append(_purpose_section(purposes, kinds, frame, purpose_svg, opt_outs, opt_out_svg, len(training) > 0))
     parts.append('<h2 id="share">Who is blocked</h2>')
     if share:
-        parts.append(_figure(share, "Share of sites that block each crawler entirely or partly, most blocked first. "
-                                    "'*' stands for any crawler the files do not name.",
+        plotted = len(agents) - len(tail)
+        which = (f"the {WIDE} crawlers most often blocked (of {plotted})" if plotted > WIDE else "each crawler")
+        rest = (f" The {len(tail)} crawlers treated as '*' on every site have the bar of '*'; every crawler is "
+                "in the table below." if tail else "")
+        parts.append(html_figure(share, f"Share of sites that block {which} entirely or partly, most blocked first. "
+                                    f"'*' stands for any crawler the files do not name.{rest}",
                              "Stacked bars: for each crawler, the share of sites in each verdict"))
-    parts.append(_summary_table(counts, frame))
+    parts.append(_summary_table(counts, frame, kinds, tail))
     parts.append('<h2 id="status">How sites answered for robots.txt</h2>')
     if status_svg:
-        parts.append(_figure(status_svg, "HTTP status of each site's robots.txt (after redirects).",
+        parts.append(html_figure(status_svg, "HTTP status of each site's robots.txt (after redirects).",
                              "Bars: number of sites per HTTP status"))
-    parts.append(_table("HTTP status of robots.txt", ["Status", "Sites"], [[k, v] for k, v in status_items]))
+    parts.append(html_table("HTTP status of robots.txt", ["Status", "Sites"], [[k, v] for k, v in status_items]))
     parts.append('<h2 id="rules">The most common rules</h2>')
     if rules_svg:
-        parts.append(_figure(rules_svg, f"The {len(rules)} disallow rules found on the most sites.",
+        parts.append(html_figure(rules_svg, f"The {len(rules)} disallow rules found on the most sites.",
                              "Bars: number of sites per disallow rule"))
-        parts.append(_table("Most common disallow rules", ["Rule", "Sites"], [[f"<code>{_e(k)}</code>", v]
+        parts.append(html_table("Most common disallow rules", ["Rule", "Sites"], [[f"<code>{as_html(k)}</code>", v]
                                                                                for k, v in rules], raw=True))
     else:
         parts.append("<p>No site has a disallow rule for these crawlers.</p>")
     parts.append('<h2 id="agents">Each crawler, site by site</h2>')
-    for agent in agents:
-        parts.append(_agent_section(agent, frame[frame["agent"] == agent], rows_per_agent))
+    shown_agents = [agent for agent in agents if agent not in tail]
+    if tail:
+        parts.append(f"<p>{len(tail)} crawlers are treated exactly as '*' on every site (no file names them or "
+                     "treats them otherwise): their tables would repeat the one of '*', so they are listed, by "
+                     'purpose, in <a href="#crawlers">the table of crawlers</a> instead.</p>')
+    limit = min(rows_per_agent, max(50, MAX_ROWS // max(1, len(shown_agents))))
+    by_agent = {str(agent): rows for agent, rows in frame.groupby("agent", sort=False)} if len(frame) else {}
+    for kind, members in _grouped(shown_agents, frame, kinds):
+        if len(kinds) > 1 or len(shown_agents) > WIDE:
+            parts.append(f"<h3>{as_html(_kind_label(kind))}</h3>")
+        for agent in members:
+            parts.append(_agent_section(agent, by_agent[agent], limit))
     if bad_records:
         parts.append(_damaged_section(bad_records))
     parts.append('<h2 id="meanings">What the verdicts mean</h2><dl class="verdicts">' + "".join(
-        f"<dt>{_e(LABELS[v])}</dt><dd>{_e(MEANINGS[v][0].upper() + MEANINGS[v][1:])}.</dd>" for v in VERDICTS)
+        f"<dt>{as_html(LABELS[v])}</dt><dd>{as_html(MEANINGS[v][0].upper() + MEANINGS[v][1:])}.</dd>" for v in VERDICTS)
         + "</dl>")
     body = "\n".join(parts)
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-            f"img-src data:\"><title>{_e(title)}</title><style>{CSS}</style></head>"
+            f"img-src data:\"><title>{as_html(title)}</title><style>{CSS}</style></head>"
             f"<body><main>\n{body}\n</main></body></html>\n")
 
 
+# -- the purpose view ------------------------------------------------------------------------------
+
+def _kind_label(kind: str) -> str:
+    return KIND_LABELS.get(kind, kind) if kind else "'*' and agents not in the registry"
+
+
+def _kinds(frame: Any) -> list[str]:
+    """The purposes of the audited crawlers, in :data:`KIND_LABELS` order, then any other; "" last."""
+    found = {str(kind) if isinstance(kind, str) else "" for kind in set(_cells(frame["kind"]))}
+    order = list(KIND_LABELS)
+    return sorted(found, key=lambda kind: (kind == "", order.index(kind) if kind in order else len(order), kind))
+
+
+def _grouped(agents: Sequence[str], frame: Any, kinds: Sequence[str]) -> list[tuple[str, list[str]]]:
+    """``agents`` grouped by purpose (in the order of ``kinds``), each group in the order given."""
+    first = frame.drop_duplicates("agent")
+    kind_of = {str(agent): (str(kind) if isinstance(kind, str) else "")
+               for agent, kind in zip(first["agent"].tolist(), first["kind"].tolist(), strict=True)}
+    return [(kind, members) for kind in kinds if (members := [a for a in agents if kind_of.get(a, "") == kind])]
+
+
+def _like_star(frame: Any, agents: Sequence[str]) -> set[str]:
+    """The crawlers whose row says what the row of '*' says on every site (the long tail no file names)."""
+    if "*" not in agents:
+        return set()
+    facts = ("verdict", "explicit", "crawl_delay", "content_signals", "train_ai", "rules", "reason")
+    columns = [_cells(frame[name]) for name in facts]
+    sites, names = frame["site"].tolist(), frame["agent"].tolist()
+    star = {site: values for site, agent, values in zip(sites, names, zip(*columns, strict=True), strict=True)
+            if agent == "*"}
+    differ = {agent for site, agent, values in zip(sites, names, zip(*columns, strict=True), strict=True)
+              if star.get(site) != values}
+    return {str(agent) for agent in agents if agent != "*" and agent not in differ}
+
+
+def _cells(column: Any) -> list[Any]:
+    """A column's values as they compare: missing values (None, NaN, pandas' NA) all None."""
+    return column.astype(object).where(column.notna(), None).tolist()  # type: ignore[no-any-return]
+
+
+def _same(value: Any) -> Any:
+    """A cell as it compares: missing values (None, NaN, pandas' NA) are all one."""
+    pandas: Any = require("pandas", "audit")
+    return None if value is None or pandas.isna(value) else value
+
+
+def _purpose_plot(purposes: Any, kinds: Sequence[str], plt: Any) -> str:
+    """Stacked bars: per purpose, the share of sites in each of the site's verdicts for those crawlers."""
+    shown = [kind for kind in kinds if kind]
+    counts = {kind: Counter(str(v) for v in purposes["verdict"][purposes["kind"] == kind]) for kind in shown}
+    crawlers = {kind: int(purposes["crawlers"][purposes["kind"] == kind].max()) for kind in shown}
+    height = max(2.2, 0.45 * len(shown) + 1.3)
+    figure, axes = plt.subplots(figsize=(9, height))
+    left = [0.0] * len(shown)
+    places = list(range(len(shown)))
+    for verdict in VERDICTS:
+        shares = [100.0 * counts[k][verdict] / max(1, sum(counts[k].values())) for k in shown]
+        if not any(shares):
+            continue
+        axes.barh(places, shares, left=left, color=COLOURS[verdict], label=PURPOSE_LABELS[verdict],
+                  edgecolor="white", linewidth=0.5)
+        left = [x + y for x, y in zip(left, shares, strict=True)]
+    text_ticks(axes, [as_label(f"{_kind_label(k)} ({crawlers[k]})") for k in shown])
+    axes.invert_yaxis()
+    axes.set_xlim(0, 100)
+    axes.set_xlabel("share of sites (%)")
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15 - 0.6 / height), ncol=3, frameon=False)
+    axes.spines[["top", "right"]].set_visible(False)
+    return svg_of(figure, plt)
+
+
+def _opt_out_plot(opt_outs: Counter[str], plt: Any) -> str:
+    """Bars: how many sites opt AI training crawlers out in each way."""
+    figure, axes = plt.subplots(figsize=(9, 2.6))
+    places = list(range(len(OPT_OUTS)))
+    values = [opt_outs[outcome] for outcome in OPT_OUTS]
+    axes.barh(places, values, color=[OPT_OUT_COLOURS[outcome] for outcome in OPT_OUTS])
+    text_ticks(axes, [OPT_OUT_LABELS[outcome] for outcome in OPT_OUTS])
+    axes.invert_yaxis()
+    axes.set_xlabel("sites")
+    for y, value in enumerate(values):
+        axes.annotate(str(value), (value, y), xytext=(3, 0), textcoords="offset points", va="center", fontsize=9)
+    axes.spines[["top", "right"]].set_visible(False)
+    return svg_of(figure, plt)
+
+
+def _purpose_section(purposes: Any, kinds: Sequence[str], frame: Any, purpose_svg: str, opt_outs: Counter[str],
+                     opt_out_svg: str, training: bool) -> str:
+    """The purpose view: per purpose, sites that block those crawlers; then the AI training opt-out."""
+    parts = ['<h2 id="purposes">By purpose</h2>']
+    shown = [kind for kind in kinds if kind]
+    if not shown:
+        parts.append("<p>None of the crawlers audited is in the registry, so none has a known purpose.</p>")
+        return "".join(parts)
+    if purpose_svg:
+        parts.append(html_figure(purpose_svg, "For the crawlers of each purpose (how many were audited, in brackets): "
+                                          "the share of sites that block every one of them entirely, some of them "
+                                          "(entirely or on some pages), or none.",
+                             "Stacked bars: for each purpose, the share of sites in each verdict"))
+    rows: list[list[object]] = []
+    for kind in shown:
+        mine = purposes[purposes["kind"] == kind]
+        count = Counter(str(v) for v in mine["verdict"])
+        rows.append([_kind_label(kind), int(mine["crawlers"].max()), *(count[v] for v in VERDICTS)])
+    parts.append(html_table("Sites by purpose (number of sites)",
+                        ["Purpose", "Crawlers audited", *(PURPOSE_LABELS[v] for v in VERDICTS)], rows))
+    parts.append('<h3 id="training">Opted out of AI training</h3>')
+    if not training:
+        parts.append("<p>No AI training crawler was audited.</p>")
+        return "".join(parts)
+    total = max(1, sum(opt_outs.values()))
+    parts.append("<p>How each site keeps AI training crawlers out: by its robots.txt rules, by a "
+                 "<code>train-ai=n</code> preference for its home page (a Content-Usage rule, or Content-Signal "
+                 "<code>ai-train=no</code>), by both, or by neither.</p>")
+    if opt_out_svg:
+        parts.append(html_figure(opt_out_svg, "Sites by how they opt AI training crawlers out.",
+                             "Bars: number of sites per way of opting out of AI training"))
+    parts.append(html_table("AI training opt-out (number of sites)", ["How", "Sites", "Share", "What it means"],
+                        [[OPT_OUT_LABELS[o], opt_outs[o], f"{100.0 * opt_outs[o] / total:.0f}%",
+                          OPT_OUT_MEANINGS[o][0].upper() + OPT_OUT_MEANINGS[o][1:] + "."] for o in OPT_OUTS]))
+    return "".join(parts)
+
+
 def _damaged_section(bad_records: Sequence[BadRecord], limit: int = 200) -> str:
-    shown = [[f"<code>{_e(bad.path)}</code>", bad.offset, _e(bad.detail)] for bad in bad_records[:limit]]
+    shown = [[f"<code>{as_html(bad.path)}</code>", bad.offset, as_html(bad.detail)] for bad in bad_records[:limit]]
     more = f" (the first {limit} of {len(bad_records):,})" if len(bad_records) > limit else ""
     return ('<h2 id="damaged">Damaged records skipped</h2><p>The archives were read with damaged records '
             "skipped (a file cut short, a corrupt gzip member); each is named by its file and the byte where the "
             "damage starts. The sites whose captures were there are not in this report.</p>"
-            + _table(f"Damaged records{more}", ["File", "Byte", "What is wrong"], shown, raw=True))
+            + html_table(f"Damaged records{more}", ["File", "Byte", "What is wrong"], shown, raw=True))
 
 
-def _table(caption: str, head: Sequence[str], rows: Sequence[Sequence[object]], raw: bool = False) -> str:
-    cells = "".join("<tr>" + "".join(
-        f'<td class="num">{value}</td>' if isinstance(value, (int, float)) else
-        f"<td>{value if raw else _e(value)}</td>" for value in row) + "</tr>" for row in rows)
-    header = "".join(f'<th scope="col">{_e(name)}</th>' for name in head)
-    return f"<table><caption>{_e(caption)}</caption><thead><tr>{header}</tr></thead><tbody>{cells}</tbody></table>"
-
-
-def _summary_table(counts: dict[str, Counter[str]], frame: Any) -> str:
-    who = {str(a): (str(o or ""), str(p or "")) for a, o, p in zip(frame["agent"], frame["operator"], frame["purpose"],
-                                                                   strict=True)}
-    rows: list[list[object]] = []
-    for agent, count in counts.items():
-        total = max(1, sum(count.values()))
-        operator, purpose = who.get(agent, ("", ""))
-        rows.append([agent, operator, purpose, *(count[v] for v in VERDICTS),
-                     f"{100.0 * (count['blocked'] + count['partly']) / total:.0f}%"])
-    return _table("Verdicts by crawler (number of sites)",
-                  ["Crawler", "Operator", "Purpose", *(LABELS[v] for v in VERDICTS), "Blocked entirely or partly"], rows)
+def _summary_table(counts: dict[str, Counter[str]], frame: Any, kinds: Sequence[str], tail: set[str]) -> str:
+    """Verdicts by crawler, one group of rows per purpose (most blocked first); the crawlers of
+    ``tail`` (treated as '*' on every site) are one row per purpose, their names collapsed."""
+    first = frame.drop_duplicates("agent")
+    who = {str(a): (str(o or ""), str(p or "")) for a, o, p in zip(_cells(first["agent"]), _cells(first["operator"]),
+                                                                   _cells(first["purpose"]), strict=True)}
+    refused: Counter[str] = Counter(str(agent) for agent, value in zip(frame["agent"].tolist(),
+                                                                       _cells(frame["train_ai"]), strict=True)
+                                    if value is False)
+    head = ["Crawler", "Operator", *(LABELS[v] for v in VERDICTS), "train-ai=n", "Blocked entirely or partly"]
+    groups: list[str] = []
+    for kind, members in _grouped(sorted(counts, key=_rank(counts)), frame, kinds):
+        rows: list[str] = []
+        for agent in (a for a in members if a not in tail):
+            count = counts[agent]
+            total = max(1, sum(count.values()))
+            operator, purpose = who.get(agent, ("", ""))
+            cells = [f'{as_html(agent)}<span class="note">{as_html(purpose)}</span>' if purpose else as_html(agent), as_html(operator),
+                     *(count[v] for v in VERDICTS), refused[agent],
+                     f"{100.0 * (count['blocked'] + count['partly']) / total:.0f}%"]
+            rows.append(html_row(cells))
+        alike = sorted((a for a in members if a in tail), key=str.lower)
+        if alike:
+            names = ", ".join(as_html(a) for a in alike)
+            other = "other " if len(alike) < len(members) else ""
+            rows.append(f'<tr><td colspan="{len(head)}"><details><summary>{len(alike)} {other}crawler'
+                        f"{'s' if len(alike) != 1 else ''} of this purpose, treated as '*' on every site (no file "
+                        f"names them)</summary>{names}</details></td></tr>")
+        title = f"{_kind_label(kind)}: {len(members)} crawler{'s' if len(members) != 1 else ''}" if kind else \
+            _kind_label(kind)
+        group_head = f'<tr><th colspan="{len(head)}" scope="rowgroup">{as_html(title)}</th></tr>' \
+            if len(kinds) > 1 or tail else ""
+        groups.append(f'<tbody class="group">{group_head}{"".join(rows)}</tbody>')
+    header = "".join(f'<th scope="col">{as_html(name)}</th>' for name in head)
+    return (f'<table id="crawlers"><caption>Verdicts by crawler (number of sites), by purpose</caption>'
+            f"<thead><tr>{header}</tr></thead>{''.join(groups)}</table>")
 
 
 def _agent_section(agent: str, rows: Any, limit: int) -> str:
     shown = rows.head(limit)
-    table_rows: list[list[object]] = []
+    training = any(isinstance(value, str) and value for value in shown["training_opt_out"])
+    table_rows: list[list[str]] = []
     for row in shown.itertuples(index=False):
         delay = getattr(row, "crawl_delay", None)
         delay_text = "" if delay is None or math.isnan(delay) else f"{delay:g} s"
         rules = getattr(row, "rules", "") or ""
-        table_rows.append([
-            f"<code>{_e(row.site)}</code>", _e(_status_label(int(row.status))),
+        train = _same(getattr(row, "train_ai", None))
+        cells = [
+            f"<code>{as_html(row.site)}</code>", as_html(_status_label(int(row.status))),
             (f'<span class="swatch" style="background:{COLOURS.get(str(row.verdict), "#999")}"></span>'
-             f"{_e(LABELS.get(str(row.verdict), row.verdict))}"),
-            "yes" if bool(getattr(row, "explicit", False)) else "no", _e(delay_text),
-            _e(getattr(row, "content_signals", "") or ""), f"<pre>{_e(rules, lines=True)}</pre>" if rules else "",
-            _e(getattr(row, "reason", "") or ""),
-        ])
+             f"{as_html(LABELS.get(str(row.verdict), row.verdict))}"),
+            "yes" if bool(getattr(row, "explicit", False)) else "no", as_html(delay_text),
+            as_html(getattr(row, "content_signals", "") or ""), "" if train is None else ("yes" if train else "no"),
+        ]
+        if training:
+            outcome = str(getattr(row, "training_opt_out", "") or "")
+            cells.append(as_html(OPT_OUT_LABELS.get(outcome, outcome)))
+        cells += [f"<pre>{as_html(rules, lines=True)}</pre>" if rules else "", as_html(getattr(row, "reason", "") or "")]
+        table_rows.append(cells)
     more = f" (the first {limit} of {len(rows)})" if len(rows) > limit else ""
-    table = _table(f"{agent}: every site{more}", ["Site (robots.txt)", "Status", "Verdict", "Named in the file",
-                                                  "Crawl delay", "Content signals", "Disallow rules", "Why"],
-                   table_rows, raw=True)
+    head = ["Site (robots.txt)", "Status", "Verdict", "Named in the file", "Crawl delay", "Content signals",
+            "train-ai for /", *(["AI training opt-out"] if training else []), "Disallow rules", "Why"]
+    table = html_table(f"{agent}: every site{more}", head, table_rows, raw=True)
     blocked = int((rows["verdict"] == "blocked").sum())
-    return (f"<details><summary>{_e(agent)}: blocked entirely on {blocked} of {len(rows)} "
+    return (f"<details><summary>{as_html(agent)}: blocked entirely on {blocked} of {len(rows)} "
             f"site{'s' if len(rows) != 1 else ''}</summary>{table}</details>")
 
 

@@ -9,8 +9,10 @@ whose ``url`` is empty or missing (null) is kept, with an empty URL, and decided
 so the output's rows line up with the input's.
 
 Outputs (the format from the file name): ``.parquet``, ``.csv``, ``.csv.gz``, ``.jsonl``,
-``.jsonl.gz``, with the columns of :data:`~robotrules.batch.decide.COLUMNS`; ``allowed`` is
-empty (null) when nothing is known of the site.
+``.jsonl.gz``, with the columns of :data:`~robotrules.batch.decide.COLUMNS` (and, for a job that
+asks for them, the preference columns :data:`~robotrules.batch.decide.PREFERENCE_FIELDS`);
+``allowed`` is empty (null) when nothing is known of the site, a preference when it is unknown
+or not applicable.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any, cast
 
-from robotrules.answers import COLUMNS, Row, arrow_schema
+from robotrules.answers import Row, arrow_schema
 from robotrules.batch.block import Block
-from robotrules.batch.decide import Item
+from robotrules.batch.decide import Item, row_columns, row_fields
 from robotrules.batch.sources import SourceError, table_rows
 from robotrules.errors import require
 
@@ -96,12 +98,15 @@ class RowWriter:
     """Writes rows to one file as they come (:meth:`write` per chunk); :meth:`close` finishes it.
 
     Parquet is written one row group per chunk, CSV and JSON Lines line by line, so memory
-    holds one chunk at most. A context manager.
+    holds one chunk at most. ``preferences``: the rows end with the preference columns. A
+    context manager.
     """
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, preferences: bool = False) -> None:
         self.path = path
         self.format = output_format(path)
+        self.preferences = preferences
+        self.columns = row_columns(preferences)
         self.rows = 0
         self._parquet: Any = None
         self._text: IO[str] | None = None
@@ -112,7 +117,7 @@ class RowWriter:
         try:
             if self.format == "parquet":
                 parquet: Any = require("pyarrow.parquet", "batch")
-                self._parquet = parquet.ParquetWriter(path, _schema())
+                self._parquet = parquet.ParquetWriter(path, _schema(preferences))
             else:
                 # the writer owns the file until close(): no with-block can span its life
                 raw = cast("IO[bytes]", gzip.open(path, "wb") if path.lower().endswith(".gz")  # noqa: SIM115
@@ -120,31 +125,35 @@ class RowWriter:
                 self._text = io.TextIOWrapper(raw, encoding="utf-8", newline="")
                 if self.format == "csv":
                     self._csv = csv.writer(self._text)
-                    self._csv.writerow(COLUMNS)
+                    self._csv.writerow(self.columns)
         except OSError as exc:
             raise SourceError(f"cannot write {path}: {exc.strerror or exc}") from None
 
     def write(self, rows: Sequence[Row]) -> None:
-        """Append ``rows`` (tuples in the order of :data:`COLUMNS`)."""
+        """Append ``rows`` (tuples in the order of :attr:`columns`)."""
         if not rows:
             return
         self.rows += len(rows)
         if self._parquet is not None:
+            schema = _schema(self.preferences)
             if isinstance(rows, Block):  # its columns as they are: no row tuples
-                self._parquet.write_table(rows.to_arrow(_schema()))
+                self._parquet.write_table(rows.to_arrow(schema))
                 return
             pyarrow: Any = require("pyarrow", "batch")
             columns = list(zip(*rows, strict=True))
             self._parquet.write_table(pyarrow.Table.from_arrays(
-                [pyarrow.array(column, type=field.type) for column, field in zip(columns, _schema(), strict=True)],
-                schema=_schema()))
+                [pyarrow.array(column, type=field.type) for column, field in zip(columns, schema, strict=True)],
+                schema=schema))
         elif self._csv is not None:
-            self._csv.writerows((row[0], row[1], "" if row[2] is None else ("true" if row[2] else "false"), *row[3:])
-                                for row in rows)
+            if self.preferences:
+                self._csv.writerows((row[0], row[1], _csv_bool(row[2]), *row[3:8], *map(_csv_bool, row[8:]))
+                                    for row in rows)
+            else:
+                self._csv.writerows((row[0], row[1], _csv_bool(row[2]), *row[3:]) for row in rows)
         else:
             assert self._text is not None
-            dumps = json.dumps
-            self._text.write("".join(dumps(dict(zip(COLUMNS, row, strict=True))) + "\n" for row in rows))
+            dumps, names = json.dumps, self.columns
+            self._text.write("".join(dumps(dict(zip(names, row, strict=True))) + "\n" for row in rows))
 
     def close(self) -> None:
         """Finish the file (a Parquet footer, the last buffered bytes)."""
@@ -162,12 +171,17 @@ class RowWriter:
         self.close()
 
 
-def open_writer(path: str) -> RowWriter:
+def _csv_bool(value: object) -> str:
+    """A nullable boolean cell of a CSV file: "true", "false" or empty."""
+    return "" if value is None else ("true" if value else "false")
+
+
+def open_writer(path: str, preferences: bool = False) -> RowWriter:
     """A :class:`RowWriter` for ``path`` (the format from its suffix)."""
-    return RowWriter(path)
+    return RowWriter(path, preferences)
 
 
-@functools.lru_cache(maxsize=1)
-def _schema() -> Any:
+@functools.lru_cache(maxsize=2)
+def _schema(preferences: bool = False) -> Any:
     """The Arrow schema of the output (made once, lazily: pyarrow is an optional extra)."""
-    return arrow_schema(require("pyarrow", "batch"))
+    return arrow_schema(require("pyarrow", "batch"), row_fields(preferences))

@@ -30,6 +30,12 @@ no-robots (robots.txt answered 4xx: everything allowed), unreachable (5xx or no 
 everything blocked) or unknown (robots.txt not captured or not fetched). Each row also gives the
 crawl delay, sitemaps, content signals and whether the file names the crawler.
 
+AI training: each row gives the crawler's train-ai preference for the site's home page (from
+Content-Usage and Content-Signal ai-train; empty when unknown or the page may not be crawled),
+and, for AI training crawlers, how the site opts them out: robots.txt (blocked entirely, or
+partly by a group that names the crawler), train-ai=n, both, neither, or unknown (robots.txt
+could not be read). The summary counts the sites in each way; the report has a view per purpose.
+
 robots.txt files come from --robots (repeatable): WARC files of robots.txt captures (.warc,
 .warc.gz), tables of captures (.parquet, .csv, .jsonl) or folders of them; every robots.txt they
 hold is audited, or only those of --sites. Without --robots, the sites of --sites (a list of URLs
@@ -38,9 +44,9 @@ A damaged archive (a file cut short, a corrupt gzip member) is an error naming t
 byte; --skip-bad-records goes on without the damaged records and counts them in the summary and
 the report.
 
-Crawlers: --agent (repeatable), else every crawler of the built-in registry and '*' (any
-other crawler). --registry FILE adds crawlers (or replaces them) from a JSON or CSV file with
-the fields token, operator, purpose, kind, source.
+Crawlers: --agent (repeatable), else every crawler of the built-in registry (by name) and '*'
+(any other crawler). --registry FILE adds crawlers (or replaces them) from a JSON or CSV file
+with the fields name or token, operator, purpose, kind, source.
 
 The table goes to --output (.parquet, .csv, .jsonl, or .csv.gz, .jsonl.gz); --report writes one
 HTML page with plots and tables that opens offline.
@@ -70,7 +76,7 @@ Examples:
               help="A crawler to audit (repeatable): a product token or a User-Agent string. "
                    "Default: every crawler of the registry, and '*'.")
 @click.option("--registry", "registry_file", metavar="FILE", default=None,
-              help="More crawlers (token, operator, purpose, kind, source) from a .json or .csv file.")
+              help="More crawlers (name or token, operator, purpose, kind, source) from a .json or .csv file.")
 @click.option("--output", "-o", "output_path", metavar="FILE", required=True,
               help="Where the table goes: .parquet, .csv, .jsonl (or .csv.gz, .jsonl.gz).")
 @click.option("--report", "report_path", metavar="FILE", default=None, help="Also write an HTML report to FILE.")
@@ -185,7 +191,7 @@ def _sites(path: str) -> list[str]:
 
 def _run(out: Any, source: Any, agents: tuple[str, ...] | None, sites: list[str] | None, registry: Any, mode: str,
          processes: int | None, count: int, refresh: bool) -> Any:
-    from robotrules.batch.audit import AUDIT_COLUMNS, audit_rows, default_agents
+    from robotrules.batch.audit import AUDIT_COLUMNS, audit_rows, default_agents, typed
     from robotrules.errors import require
 
     pandas: Any = require("pandas", "batch")
@@ -193,9 +199,7 @@ def _run(out: Any, source: Any, agents: tuple[str, ...] | None, sites: list[str]
     rows = audit_rows(source, names, sites=sites, registry=registry, mode=mode, processes=processes, refresh=refresh)
     with out.progressing(rows, count * len(names), "auditing") as shown:
         records = list(shown)
-    frame = pandas.DataFrame.from_records(records, columns=list(AUDIT_COLUMNS))
-    frame["crawl_delay"] = frame["crawl_delay"].astype("float64")
-    return frame
+    return typed(pandas.DataFrame.from_records(records, columns=list(AUDIT_COLUMNS)))
 
 
 def _spark(robots: tuple[str, ...], fetching: Any, agents: tuple[str, ...] | None, sites: list[str] | None,
@@ -239,18 +243,22 @@ def _write(frame: Any, path: str) -> None:
 
 def _summary(out: Any, frame: Any, output_path: str, report_path: str | None) -> None:
     from robotrules.batch import skipped_note
+    from robotrules.batch.purposes import opt_out_counts
     from robotrules.batch.sources import skipped_of
 
     sites = int(frame["site"].nunique())
     agents = int(frame["agent"].nunique())
     verdicts = Counter(str(v) for v in frame["verdict"])
+    opt_outs = opt_out_counts(frame)
     skipped = skipped_of(frame)
     if out.as_json:
         out.json({"sites": sites, "agents": agents, "rows": len(frame), "verdicts": dict(verdicts),
-                  "output": output_path, "report": report_path, "bad_records": len(skipped),
-                  "skipped": [bad.to_dict() for bad in skipped]})
+                  "training_opt_out": opt_outs, "output": output_path, "report": report_path,
+                  "bad_records": len(skipped), "skipped": [bad.to_dict() for bad in skipped]})
         return
     parts = ", ".join(f"{count} {name}" for name, count in verdicts.most_common())
+    training = ", ".join(f"{count} {name}" for name, count in opt_outs.items() if count)
     out.echo(f"audited {sites} site{'s' if sites != 1 else ''} for {agents} crawler{'s' if agents != 1 else ''}: "
-             f"{parts or 'nothing'}{skipped_note(skipped)} -> {output_path}"
-             + (f" and {report_path}" if report_path else ""))
+             f"{parts or 'nothing'}{skipped_note(skipped)}"
+             + (f"; AI training opt-out by site: {training}" if training else "")
+             + f" -> {output_path}" + (f" and {report_path}" if report_path else ""))

@@ -43,6 +43,9 @@ damaged records and counts them in the summary.
 The rows go to --output (.parquet, .csv, .jsonl, .csv.gz, .jsonl.gz) with the columns url,
 agent, allowed, line, rule, robots_url, robots_status and reason, one row for each input row and
 agent (a row with an empty url is kept, with the reason "invalid URL"); a summary line follows.
+--preferences adds the columns train_ai, search and ai_input: the URL's AI-use preferences for
+the agent, from the Content-Usage and Content-Signal lines of its robots.txt (true: allowed,
+false: disallowed, empty: unknown, or not applicable because the URL may not be crawled).
 
 Exit code: 0 all allowed, 1 some URL disallowed (or its site unknown to the archive),
 2 a usage or input error.
@@ -53,6 +56,7 @@ Examples:
   robotrules batch --urls frontier.parquet --robots captures/ --output verdicts.csv --processes 8
   robotrules batch --urls frontier.parquet --robots cc-robots/ --index cc-robots.sqlite3 --output out.parquet
   robotrules batch --urls urls.csv -a FooBot --output live.jsonl
+  robotrules batch --urls urls.txt -a GPTBot --robots robots.warc.gz --preferences --output out.csv
   robotrules batch --urls urls.parquet --robots robots.warc.gz --output out.parquet --engine spark
 """
 
@@ -68,13 +72,15 @@ Examples:
 @options.skip_bad_records_option
 @click.option("--output", "-o", "output_path", metavar="FILE", required=True,
               help="Where the rows go: .parquet, .csv, .jsonl (or .csv.gz, .jsonl.gz).")
+@click.option("--preferences", "preferences", is_flag=True,
+              help="Add the columns train_ai, search and ai_input: each URL's AI-use preferences for the agent.")
 @options.engine_options("one per core")
 @options.fetch_options
 @options.mode_option
 @click.option("--json", "as_json", is_flag=True, help="The summary as one JSON object.")
 @options.progress_option
-def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], output_path: str, engine: str,
-          processes: int | None, **params: Any) -> int:
+def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], output_path: str, preferences: bool,
+          engine: str, processes: int | None, **params: Any) -> int:
     """Exit code 1 when any row is not allowed (disallowed, or unknown to the archive)."""
     import robotrules.batch as library
     from robotrules.batch.archives import archive_of
@@ -110,7 +116,8 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
             given = archive = archive_of(list(robots), index=index, skip_bad_records=skip_bad_records)
         summary = library.run(urls, output_path, agents, given, engine=engine, processes=processes,
                               mode=params.get("mode", "google"), client=client, progress=progress,
-                              refresh=fetching is not None and fetching.refresh, skip_bad_records=skip_bad_records)
+                              refresh=fetching is not None and fetching.refresh, skip_bad_records=skip_bad_records,
+                              preferences=preferences)
     except DamagedArchive as exc:
         raise damaged_archive(str(exc)) from None
     except SourceError as exc:

@@ -23,12 +23,13 @@ Public names (``robotrules batch --engine spark`` calls :func:`run_job`; ``robot
     damage_of(exc) -> DamagedArchive | None             # the damaged archive behind a failed job
     entries(urls_df, captures, *, policy=None, now=None) -> DataFrame   # one row per robots URL (ENTRY_FIELDS)
     decide(urls_df, robots=None, agents=None, *, policy=None, mode="google", now=None, buckets=1,
-           store=None, user_agent=..., skipped=None) -> DataFrame     # OUTPUT_SCHEMA
+           store=None, user_agent=..., skipped=None, preferences=False) -> DataFrame
+                                                        # OUTPUT_SCHEMA, or PREFERENCES_SCHEMA
     audit(spark, robots, agents=None, *, sites=None, registry=None, policy=None, mode="google",
           now=None, store=None, user_agent=..., skipped=None) -> DataFrame   # AUDIT_SCHEMA
     run_job(urls_path, robots_paths, output_path, agents=(), *, policy=None, mode="google",
             now=None, spark=None, master="local[*]", buckets=1, store=None, user_agent=...,
-            bad_records=None) -> int
+            bad_records=None, preferences=False) -> int
 
 ``robots`` is a DataFrame of captures (``url`` or ``robots_url``, ``status``, ``headers``, ``body``,
 ``fetched_at``, ``error``; see :func:`captures_frame`) or paths of WARC, Parquet, CSV or JSONL
@@ -56,7 +57,7 @@ from robotrules.spark._frames import (
     with_robots_url,
     write,
 )
-from robotrules.spark._rows import OUTPUT_SCHEMA, collect_rows, decide, run_job
+from robotrules.spark._rows import OUTPUT_SCHEMA, PREFERENCES_SCHEMA, collect_rows, decide, run_job
 
 _engines.register("spark", _ENGINE)  # the entry point finds it too, without this import
 
@@ -64,6 +65,7 @@ __all__ = [
     "AUDIT_SCHEMA",
     "ENTRY_FIELDS",
     "OUTPUT_SCHEMA",
+    "PREFERENCES_SCHEMA",
     "audit",
     "bad_records_accumulator",
     "captures_frame",

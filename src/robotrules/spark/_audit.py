@@ -15,6 +15,8 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
+from robotrules.answers import arrow_schema, spark_schema
+from robotrules.batch.audit import AUDIT_FIELDS
 from robotrules.cache import Store
 from robotrules.core.policy import Policy
 from robotrules.crawlers import CRAWLERS, Crawler
@@ -29,12 +31,8 @@ if TYPE_CHECKING:
 
 __all__ = ["AUDIT_SCHEMA", "audit"]
 
-AUDIT_SCHEMA = (
-    "site string, agent string, operator string, purpose string, kind string, status int, verdict string, "
-    "explicit boolean, crawl_delay double, sitemaps int, content_signals string, disallow_rules int, "
-    "rules string, reason string"
-)
-"""The Spark schema of :func:`audit`'s output: exactly :data:`robotrules.batch.audit.AUDIT_COLUMNS`."""
+AUDIT_SCHEMA = spark_schema(AUDIT_FIELDS)
+"""The Spark schema of :func:`audit`'s output: exactly :data:`robotrules.batch.audit.AUDIT_FIELDS`."""
 
 
 def audit(
@@ -63,8 +61,8 @@ def audit(
     ``policy``, ``mode`` and the ``user_agent`` header (``refresh``: fetched again, however fresh
     the cached copy); the result is computed when this returns.
     ``sites``: URLs or bare host names (https then), as a list or a DataFrame with a ``url``
-    column. ``agents`` and ``registry`` as for the local audit (default: the registry's tokens and ``*``).
-    A damaged capture file fails the job, unless ``skipped`` (a
+    column. ``agents`` and ``registry`` as for the local audit (default: the registry's crawlers
+    by name, and ``*``). A damaged capture file fails the job, unless ``skipped`` (a
     :func:`~robotrules.spark.bad_records_accumulator`) collects its damaged records (see
     :func:`~robotrules.spark.captures_frame`).
     """
@@ -135,11 +133,10 @@ def _robots_urls_of(batches: Iterator[Any]) -> Iterator[Any]:
 def _audit_batch(rows: list[tuple[Any, ...]]) -> Any:
     pa: Any = require("pyarrow", "spark")
 
-    types = (pa.string(), pa.string(), pa.string(), pa.string(), pa.string(), pa.int32(), pa.string(), pa.bool_(),
-             pa.float64(), pa.int32(), pa.string(), pa.int32(), pa.string(), pa.string())
-    names = [part.split()[0] for part in AUDIT_SCHEMA.split(", ")]
-    columns = list(zip(*rows, strict=True)) if rows else [()] * len(names)
-    return pa.RecordBatch.from_arrays([pa.array(list(c), t) for c, t in zip(columns, types, strict=True)], names=names)
+    schema = arrow_schema(pa, AUDIT_FIELDS)
+    columns = list(zip(*rows, strict=True)) if rows else [()] * len(schema)
+    return pa.RecordBatch.from_arrays([pa.array(list(c), f.type) for c, f in zip(columns, schema, strict=True)],
+                                      schema=schema)
 
 
 def _archive_auditor(agents: tuple[str, ...], registry: tuple[Crawler, ...], policy: Policy, now: float | None,

@@ -68,7 +68,8 @@ def run(job: RunJob) -> Summary:
     skipped: list[BadRecord] | None = [] if job.skip_bad_records else None
     with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
         warnings.simplefilter("ignore", FutureWarning)
-        run_job(urls, paths, output, list(agents), policy=policy, mode=mode, bad_records=skipped, **live)
+        run_job(urls, paths, output, list(agents), policy=policy, mode=mode, bad_records=skipped,
+                preferences=job.preferences, **live)
     counts = Counts()
     pandas: Any = require("pandas", "batch")
     fmt = output_format(output)

@@ -5,8 +5,9 @@ what a live fetch found, :mod:`._live`) are unioned, repartitioned by robots.txt
 optional salt bucket for giant sites) and sorted so that each robots URL's row comes first; a
 ``mapInArrow`` pass then builds each robots.txt's :class:`~robotrules.batch.decide.Governing`
 once per partition and decides every row after it with
-:func:`~robotrules.batch.decide.decide_row`. Bodies cross the shuffle once per robots URL (per
-bucket), never once per URL row.
+:func:`~robotrules.batch.decide.decide_row` (with ``preferences``, its preference columns read by
+one :class:`~robotrules.batch.decide.PreferenceReader` per robots.txt, as the local engine reads
+them). Bodies cross the shuffle once per robots URL (per bucket), never once per URL row.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from robotrules.answers import COLUMNS, Governing, arrow_schema, spark_schema
-from robotrules.batch.decide import decide_row, governing
+from robotrules.batch.decide import PreferenceReader, decide_row, governing, row_columns, row_fields
 from robotrules.batch.sources import DamagedArchive
 from robotrules.batch.warc import BadRecord
 from robotrules.cache import Store
@@ -39,10 +40,14 @@ from robotrules.spark._live import governing_frame, governing_of, live_fetch
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-__all__ = ["OUTPUT_SCHEMA", "collect_rows", "decide", "run_job"]
+__all__ = ["OUTPUT_SCHEMA", "PREFERENCES_SCHEMA", "collect_rows", "decide", "run_job"]
 
-OUTPUT_SCHEMA = spark_schema()
+OUTPUT_SCHEMA = spark_schema(row_fields())
 """The Spark schema of :func:`decide`'s output: exactly :data:`robotrules.answers.FIELDS`."""
+
+PREFERENCES_SCHEMA = spark_schema(row_fields(preferences=True))
+"""The Spark schema of :func:`decide`'s output with ``preferences``: :data:`OUTPUT_SCHEMA`, then
+:data:`robotrules.batch.decide.PREFERENCE_FIELDS`."""
 
 Judge = Callable[[str, Mapping[str, Any]], Governing]
 """Builds the Governing of a robots URL from the values of its row (by column name)."""
@@ -69,15 +74,18 @@ def live_judge(mode: str) -> Judge:
     return judge
 
 
-def _decider(judge: Judge, names: Sequence[str], policy: Policy, mode: str) -> Any:
-    """The mapInArrow function of stage 2: sorted robots URL rows and URL rows -> output rows."""
+def _decider(judge: Judge, names: Sequence[str], policy: Policy, mode: str, preferences: bool = False) -> Any:
+    """The mapInArrow function of stage 2: sorted robots URL rows and URL rows -> output rows
+    (with ``preferences``, each with its preference columns)."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         pa: Any = require("pyarrow", "spark")
 
-        schema = arrow_schema(pa)
+        schema = arrow_schema(pa, row_fields(preferences))
         key: str | None = None
         gov: Governing | None = None
+        reader: PreferenceReader | None = PreferenceReader(None) if preferences else None
+        nothing = reader
         for batch in batches:
             cols = {name: batch.column(name).to_pylist() for name in batch.schema.names}
             out: list[tuple[Any, ...]] = []
@@ -85,13 +93,15 @@ def _decider(judge: Judge, names: Sequence[str], policy: Policy, mode: str) -> A
                 robots_url = cols["robots_url"][i]
                 if side == 0:  # a robots URL's row: comes first for its robots URL in this partition
                     key, gov = robots_url, judge(robots_url, {name: cols[name][i] for name in names})
+                    reader = PreferenceReader(gov) if preferences else None
                     continue
                 if not robots_url:
-                    out.append(decide_row(cols["url"][i], cols["agent"][i], None))
+                    out.append(decide_row(cols["url"][i], cols["agent"][i], None, reader=nothing))
                     continue
                 if robots_url != key:  # no row of its own: nothing captured of this robots.txt
                     key, gov = robots_url, governing(robots_url, None, policy, 0.0, mode)
-                out.append(decide_row(cols["url"][i], cols["agent"][i], gov))
+                    reader = PreferenceReader(gov) if preferences else None
+                out.append(decide_row(cols["url"][i], cols["agent"][i], gov, reader=reader))
             if out:
                 columns = list(zip(*out, strict=True))
                 yield pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(columns, schema, strict=True)],
@@ -101,7 +111,7 @@ def _decider(judge: Judge, names: Sequence[str], policy: Policy, mode: str) -> A
 
 
 def _decide_rows(rows: DataFrame, side: DataFrame, judge: Judge, *, policy: Policy, mode: str,
-                 buckets: int) -> DataFrame:
+                 buckets: int, preferences: bool = False) -> DataFrame:
     """Stage 2: ``rows`` (url, agent, robots_url) decided by ``side`` (robots_url first, then the
     columns ``judge`` reads), each side row copied to every salt bucket of its robots URL."""
     F: Any = require("pyspark.sql.functions", "spark")
@@ -120,7 +130,8 @@ def _decide_rows(rows: DataFrame, side: DataFrame, judge: Judge, *, policy: Poli
     spark = rows.sparkSession
     partitions = int(spark.conf.get("spark.sql.shuffle.partitions") or "200")
     laid = both.repartition(partitions, "robots_url", "bucket").sortWithinPartitions("robots_url", "bucket", "side")
-    return laid.mapInArrow(_decider(judge, names, policy, mode), OUTPUT_SCHEMA)
+    return laid.mapInArrow(_decider(judge, names, policy, mode, preferences),
+                           PREFERENCES_SCHEMA if preferences else OUTPUT_SCHEMA)
 
 
 def decide(
@@ -136,11 +147,14 @@ def decide(
     user_agent: str = DEFAULT_USER_AGENT,
     refresh: bool = False,
     skipped: Any = None,
+    preferences: bool = False,
 ) -> DataFrame:
     """Decide every (url, agent) row of ``urls_df`` against the captures ``robots``, or live.
 
     Returns a DataFrame with exactly :data:`~robotrules.batch.decide.COLUMNS` (in no set order),
-    the same rows as the local engine. ``buckets`` > 1 spreads each robots URL's rows over that
+    the same rows as the local engine; with ``preferences``, then the preference columns
+    (:data:`PREFERENCES_SCHEMA`: each URL's AI-use preferences for the row's agent, A1-A7, with
+    the local engine's values). ``buckets`` > 1 spreads each robots URL's rows over that
     many salt buckets (giant sites no longer land in one task; the robots URL's row is copied to
     each). ``robots`` None fetches each robots.txt live, once, in the executors, through a
     client on ``store`` (see :func:`~robotrules.spark._live.live_fetch`: a SQLite file path, a
@@ -158,10 +172,11 @@ def decide(
     if robots is None:
         assert live is not None
         return _decide_rows(rows, governing_frame(rows, live), live_judge(mode), policy=policy, mode=mode,
-                            buckets=buckets)
+                            buckets=buckets, preferences=preferences)
     caps = captures_frame(urls_df.sparkSession, robots, skipped=skipped)
     table = entries(rows, caps, policy=policy, now=now)
-    return _decide_rows(rows, table, archive_judge(policy, mode, now), policy=policy, mode=mode, buckets=buckets)
+    return _decide_rows(rows, table, archive_judge(policy, mode, now), policy=policy, mode=mode, buckets=buckets,
+                        preferences=preferences)
 
 
 def run_job(
@@ -180,6 +195,7 @@ def run_job(
     user_agent: str = DEFAULT_USER_AGENT,
     refresh: bool = False,
     bad_records: list[BadRecord] | None = None,
+    preferences: bool = False,
 ) -> int:
     """Read the URL table and captures, decide every row, write ``output_path``; the row count.
 
@@ -188,6 +204,7 @@ def run_job(
     ``robots_paths`` None fetches live, through ``store`` (see :func:`decide`). A damaged capture
     file raises :class:`~robotrules.batch.sources.DamagedArchive` (and nothing is written); when
     ``bad_records`` is a list, damaged records are skipped and added to it, in file order.
+    ``preferences``: the rows end with the preference columns (see :func:`decide`).
     """
     if robots_paths is not None and not robots_paths:
         raise ValueError("no robots.txt sources given")
@@ -199,7 +216,7 @@ def run_job(
     skipped = bad_records_accumulator(spark) if robots is not None else None
     try:
         result = decide(urls, robots, agents or None, policy=policy, mode=mode, now=now, buckets=buckets, store=store,
-                        user_agent=user_agent, refresh=refresh, skipped=skipped)
+                        user_agent=user_agent, refresh=refresh, skipped=skipped, preferences=preferences)
         result = result.localCheckpoint()  # eager: every capture file is read by now
         found = sorted_records(skipped.value) if skipped is not None else ()
         if found and bad_records is None:
@@ -216,5 +233,7 @@ def run_job(
 
 
 def collect_rows(frame: DataFrame) -> list[tuple[Any, ...]]:
-    """The rows of a :func:`decide` result as tuples in :data:`COLUMNS` order, sorted (for tests, small tables)."""
-    return sorted((tuple(row[c] for c in COLUMNS) for row in frame.collect()), key=repr)
+    """The rows of a :func:`decide` result as tuples in :data:`COLUMNS` order (then the preference
+    columns, when it has them), sorted (for tests, small tables)."""
+    names = row_columns(preferences=len(frame.columns) > len(COLUMNS))
+    return sorted((tuple(row[c] for c in names) for row in frame.collect()), key=repr)
