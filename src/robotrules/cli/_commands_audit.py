@@ -45,8 +45,9 @@ byte; --skip-bad-records goes on without the damaged records and counts them in 
 the report.
 
 Crawlers: --agent (repeatable), else every crawler of the built-in registry (by name) and '*'
-(any other crawler). --registry FILE adds crawlers (or replaces them) from a JSON or CSV file
-with the fields name or token, operator, purpose, kind, source.
+(any other crawler). --registry FILE adds crawlers (a known name is replaced) from a JSON or
+CSV file with the fields name or token, operator, purpose, kind, source (the form `robotrules
+crawlers --format json` writes), or ai.robots.txt's robots.json.
 
 The table goes to --output (.parquet, .csv, .jsonl, or .csv.gz, .jsonl.gz); --report writes one
 HTML page with plots and tables that opens offline.
@@ -75,8 +76,7 @@ Examples:
 @click.option("--agent", "-a", "agent", multiple=True, metavar="AGENT",
               help="A crawler to audit (repeatable): a product token or a User-Agent string. "
                    "Default: every crawler of the registry, and '*'.")
-@click.option("--registry", "registry_file", metavar="FILE", default=None,
-              help="More crawlers (name or token, operator, purpose, kind, source) from a .json or .csv file.")
+@options.registry_option
 @click.option("--output", "-o", "output_path", metavar="FILE", required=True,
               help="Where the table goes: .parquet, .csv, .jsonl (or .csv.gz, .jsonl.gz).")
 @click.option("--report", "report_path", metavar="FILE", default=None, help="Also write an HTML report to FILE.")
@@ -116,7 +116,7 @@ def audit(robots: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...
         raise click.UsageError("--skip-bad-records is for the archives of --robots: give --robots too")
     index = options.index_path(params, robots, engine)
     agents = _agents(agent)
-    registry = _registry(registry_file)
+    registry = options.registry(registry_file)
     sites = _sites(sites_file) if sites_file is not None else None
     if sites is not None and not sites:
         raise InputError(f"no sites to audit: {sites_file} is empty")
@@ -162,21 +162,6 @@ def audit(robots: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...
 
 def _agents(given: tuple[str, ...]) -> tuple[str, ...] | None:
     return options.agents(given, None) if given else None
-
-
-def _registry(path: str | None) -> Any:
-    from robotrules.crawlers import CRAWLERS, load, merge
-
-    if path is None:
-        return CRAWLERS
-    try:
-        return merge(CRAWLERS, load(path))
-    except ValueError as exc:
-        raise InputError(f"cannot use the crawler registry: {exc}") from None
-    except OSError as exc:
-        from robotrules.cli._errors import describe_os_error
-
-        raise InputError(describe_os_error(exc, "cannot read the crawler registry")) from None
 
 
 def _sites(path: str) -> list[str]:
