@@ -18,19 +18,14 @@ import pytest
 import robotrules
 from robotrules import crawlers
 from tests.page._tester import TesterPage
+from tests.usage_drafts import ATTACH_EXAMPLE
 
 if TYPE_CHECKING:
     from playwright.sync_api import Route
 
 pytestmark = pytest.mark.browser
 
-BODY = (
-    "User-agent: *\n"                      # 1
-    "Content-Signal: search=yes\n"         # 2
-    "Disallow: /never/\n"                  # 3
-    "Content-Usage: train-ai=n\n"          # 4
-    "Content-Usage: /ai-ok/ train-ai=y\n"  # 5
-)
+BODY = ATTACH_EXAMPLE
 PATHS = ("/test", "/ai-ok/test", "/never/test")
 CATEGORIES = ("train-ai", "search", "ai-input")
 WORDS = {True: "allowed", False: "disallowed", None: "unknown"}

@@ -18,17 +18,11 @@ import pytest
 from robotrules.core.usage import CATEGORIES
 from robotrules.service import _models as models
 from tests.servers.http import HTTPServer, respond
+from tests.usage_drafts import ATTACH_EXAMPLE
 
 from .conftest import error_of
 
-BODY = (
-    "User-agent: *\n"                      # 1
-    "Content-Signal: search=yes\n"         # 2
-    "Disallow: /never/\n"                  # 3
-    "Content-Usage: train-ai=n\n"          # 4
-    "Content-Usage: /ai-ok/ train-ai=y\n"  # 5
-)
-"""The attach draft's example (A2, A3) with a Content-Signal line (A7) in the same group."""
+BODY = ATTACH_EXAMPLE
 
 PURPOSE_KEYS = {"purpose", "use", "use_lines", "use_explanation"}
 

@@ -165,21 +165,29 @@ def _share_plot(counts: dict[str, Counter[str]], plt: Any, tail: set[str] | None
     if len(agents) > WIDE:
         agents = [*agents[:WIDE - 1], *(["*"] if "*" in agents[WIDE - 1:] else agents[WIDE - 1:WIDE])]
     height = max(2.5, 0.32 * len(agents) + 1.2)
+    return _stacked_bars(plt, height, [counts[a] for a in agents], [as_label(agent) for agent in agents], LABELS,
+                         0.12)
+
+
+def _stacked_bars(plt: Any, height: float, counts: Sequence[Counter[str]], labels: Sequence[str],
+                  names: dict[str, str], legend_gap: float) -> str:
+    """Horizontal bars, one per label, each split into the shares of :data:`VERDICTS` (named by
+    ``names``) that its counter holds; the SVG of the figure."""
     figure, axes = plt.subplots(figsize=(9, height))
-    left = [0.0] * len(agents)
-    places = list(range(len(agents)))  # positions, not categories: two labels alike stay two bars
+    left = [0.0] * len(labels)
+    places = list(range(len(labels)))  # positions, not categories: two labels alike stay two bars
     for verdict in VERDICTS:
-        shares = [100.0 * counts[a][verdict] / max(1, sum(counts[a].values())) for a in agents]
+        shares = [100.0 * found[verdict] / max(1, sum(found.values())) for found in counts]
         if not any(shares):
             continue
-        axes.barh(places, shares, left=left, color=COLOURS[verdict], label=LABELS[verdict], edgecolor="white",
+        axes.barh(places, shares, left=left, color=COLOURS[verdict], label=names[verdict], edgecolor="white",
                   linewidth=0.5)
         left = [x + y for x, y in zip(left, shares, strict=True)]
-    text_ticks(axes, [as_label(agent) for agent in agents])
+    text_ticks(axes, list(labels))
     axes.invert_yaxis()
     axes.set_xlim(0, 100)
     axes.set_xlabel("share of sites (%)")
-    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.12 - 0.6 / height), ncol=3, frameon=False)
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -legend_gap - 0.6 / height), ncol=3, frameon=False)
     axes.spines[["top", "right"]].set_visible(False)
     return svg_of(figure, plt)
 
@@ -356,23 +364,8 @@ def _purpose_plot(purposes: Any, kinds: Sequence[str], plt: Any) -> str:
     counts = {kind: Counter(str(v) for v in purposes["verdict"][purposes["kind"] == kind]) for kind in shown}
     crawlers = {kind: int(purposes["crawlers"][purposes["kind"] == kind].max()) for kind in shown}
     height = max(2.2, 0.45 * len(shown) + 1.3)
-    figure, axes = plt.subplots(figsize=(9, height))
-    left = [0.0] * len(shown)
-    places = list(range(len(shown)))
-    for verdict in VERDICTS:
-        shares = [100.0 * counts[k][verdict] / max(1, sum(counts[k].values())) for k in shown]
-        if not any(shares):
-            continue
-        axes.barh(places, shares, left=left, color=COLOURS[verdict], label=PURPOSE_LABELS[verdict],
-                  edgecolor="white", linewidth=0.5)
-        left = [x + y for x, y in zip(left, shares, strict=True)]
-    text_ticks(axes, [as_label(f"{_kind_label(k)} ({crawlers[k]})") for k in shown])
-    axes.invert_yaxis()
-    axes.set_xlim(0, 100)
-    axes.set_xlabel("share of sites (%)")
-    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15 - 0.6 / height), ncol=3, frameon=False)
-    axes.spines[["top", "right"]].set_visible(False)
-    return svg_of(figure, plt)
+    return _stacked_bars(plt, height, [counts[k] for k in shown],
+                         [as_label(f"{_kind_label(k)} ({crawlers[k]})") for k in shown], PURPOSE_LABELS, 0.15)
 
 
 def _opt_out_plot(opt_outs: Counter[str], plt: Any) -> str:
