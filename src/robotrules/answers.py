@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any, Literal
 
 from robotrules.core.agents import user_agent_token
@@ -48,6 +49,8 @@ __all__ = [
     "answer",
     "arrow_schema",
     "check_offline",
+    "crawler_note",
+    "crawler_of",
     "from_result",
     "ignores_global",
     "require_token",
@@ -442,17 +445,39 @@ def _decide(robots: RobotsTxt, url: str, agent: str, token: str, source: str, st
                    usage=usage, ignored_global=ignored)
 
 
-_IGNORING: list[frozenset[str]] = []
+def _registry() -> Any:
+    """:mod:`robotrules.crawlers`, imported on first use (reading it costs milliseconds that
+    ``import robotrules`` should not pay)."""
+    import robotrules.crawlers
+
+    return robotrules.crawlers
+
+
+@cache
+def _ignoring() -> frozenset[str]:
+    ignoring: frozenset[str] = _registry().IGNORES_GLOBAL
+    return ignoring
 
 
 def ignores_global(token: str) -> bool:
     """A8: whether the registry says the crawler of ``token`` ignores the ``*`` group (Google's
-    AdsBot, APIs-Google). The registry is read on the first call, not when answers is imported."""
-    if not _IGNORING:
-        from robotrules.crawlers import IGNORES_GLOBAL
+    AdsBot, APIs-Google). Asked for every row of a batch: the set is looked up once."""
+    return token.lower() in _ignoring()
 
-        _IGNORING.append(IGNORES_GLOBAL)
-    return token.lower() in _IGNORING[0]
+
+def crawler_of(agent: str, token: str) -> Any:
+    """A8: the registry's crawler for ``agent`` (by name, else by its ``token``), or None."""
+    crawlers = _registry()
+    return crawlers.by_token(agent) or crawlers.by_token(token)
+
+
+def crawler_note(agent: str, token: str) -> str:
+    """What the registry says a crawler is for, in words ("GPTBot: AI training, OpenAI"), or ""."""
+    crawler = crawler_of(agent, token)
+    if crawler is None:
+        return ""
+    operator = "" if crawler.operator == "unknown" else f", {crawler.operator}"
+    return f"{crawler.name}: {_registry().KIND_LABELS[crawler.kind]}{operator}"
 
 
 # -- the batch row ------------------------------------------------------------------------------

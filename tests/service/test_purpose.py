@@ -24,7 +24,7 @@ from .conftest import error_of
 
 BODY = ATTACH_EXAMPLE
 
-PURPOSE_KEYS = {"purpose", "use", "use_lines", "use_explanation"}
+PURPOSE_KEYS = {"purpose", "use", "use_lines", "use_explanation", "crawler_kind"}
 
 # (path, purpose, use, use_lines, use_explanation): every kind of answer.
 ANSWERS = [
@@ -74,12 +74,14 @@ def test_post_check_answers_the_purpose_for_every_url_and_agent(api: httpx.Clien
 
 
 def test_without_a_purpose_the_results_are_unchanged(api: httpx.Client, usage_site: HTTPServer) -> None:
-    """A purpose only adds its four fields; every other field is the same as without one."""
+    """A purpose only adds its five fields; every other field is the same as without one; the
+    crawler's purpose is named (A8: GPTBot is an AI training crawler)."""
     url = usage_site.url("/test")
     [plain] = api.get("/v1/check", params={"url": url, "agent": "GPTBot"}).json()["results"]
     [asked] = api.get("/v1/check", params={"url": url, "agent": "GPTBot", "purpose": "train-ai"}).json()["results"]
     assert not PURPOSE_KEYS & set(plain)
     assert set(asked) == set(plain) | PURPOSE_KEYS
+    assert asked["crawler_kind"] == "ai-training"
     for key in plain:
         if key not in ("robots", "explanation"):  # the cache state and age move between two requests
             assert asked[key] == plain[key], key
@@ -111,7 +113,7 @@ def test_draft_test_answers_the_purpose_as_the_command_line_does(api: httpx.Clie
     done = in_process(("test", "robots.txt", "-a", "GPTBot", "--purpose", purpose, path), cwd=tmp_path,
                       env=cli_environment(tmp_path), stdin=None, timeout=20.0)
     assert done.returncode == (1 if not verdict["allowed"] or verdict["use"] is False else 0), done.stdout
-    assert f"AI use: {verdict['use_explanation']}" in done.stdout
+    assert f"AI use: {verdict['use_explanation']} (GPTBot: AI training, OpenAI)" in done.stdout
 
 
 def test_draft_test_in_legacy_mode_states_no_preference(api: httpx.Client) -> None:

@@ -21,6 +21,7 @@ declared here once (:func:`row_fields`), and both engines' schemas are made from
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, NamedTuple, TypeAlias
 
 from robotrules.answers import COLUMNS, FIELDS, FieldType, Governing, LineTexts, Row, ignores_global, token_of
@@ -209,19 +210,24 @@ def decide_url(url: str, agents: Sequence[str], gov: Governing | None, tokens: S
         texts, where, status, reason = gov.texts, gov.robots_url, gov.status, gov.reason
         rows = [(url, agent, allowed, line, texts[line], where, status, reason)
                 for agent, (allowed, line) in zip(agents, found, strict=True)]
-        for at, token in enumerate(tokens):
-            if ignores_global(token):  # A8: decided without the "*" group, and the row says so
-                decision = robots.check(url, token)
-                if decision.agent == "*":
-                    decision = robots.check(url, token, global_group=False)
-                    rows[at] = (url, agents[at], decision.allowed, decision.line, texts[decision.line], where,
-                                status, f"{reason}; {agents[at]} ignores the group 'user-agent: *'")
+        for at in _ignoring_at(tokens if isinstance(tokens, tuple) else tuple(tokens)):
+            decision = robots.check(url, tokens[at])  # A8: decided without the "*" group, and the row says so
+            if decision.agent == "*":
+                decision = robots.check(url, tokens[at], global_group=False)
+                rows[at] = (url, agents[at], decision.allowed, decision.line, texts[decision.line], where,
+                            status, f"{reason}; {agents[at]} ignores the group 'user-agent: *'")
     if reader is None:
         return rows
     if robots is None:
         return [(*row, *NO_PREFERENCES) for row in rows]
     assert tokens is not None
     return [(*row, *reader.preferences(url, token, row[2])) for row, token in zip(rows, tokens, strict=True)]
+
+
+@lru_cache(maxsize=1024)
+def _ignoring_at(tokens: tuple[str, ...]) -> tuple[int, ...]:
+    """The positions of the tokens whose crawlers ignore the ``*`` group (A8), once per agent list."""
+    return tuple(at for at, token in enumerate(tokens) if ignores_global(token))
 
 
 def decide_row(url: str, agent: str, gov: Governing | None, *, reader: PreferenceReader | None = None) -> Row:

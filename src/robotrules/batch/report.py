@@ -51,6 +51,7 @@ from robotrules.batch._html import (
 from robotrules.batch.audit import VERDICTS
 from robotrules.batch.purposes import OPT_OUTS, TRAINING, by_purpose
 from robotrules.batch.warc import BadRecord
+from robotrules.crawlers import KIND_LABELS
 from robotrules.errors import require
 
 __all__ = ["KIND_LABELS", "LABELS", "MAX_CELL", "MAX_ROWS", "OPT_OUT_LABELS", "WIDE", "render_report", "visible",
@@ -87,17 +88,6 @@ COLOURS = {  # colour-blind-safe (Okabe-Ito), in the order of VERDICTS
     "blocked": "#D55E00", "partly": "#E69F00", "allowed": "#009E73",
     "no-robots": "#56B4E9", "unreachable": "#CC79A7", "unknown": "#999999",
 }
-
-KIND_LABELS: dict[str, str] = {
-    "ai-training": "AI training",
-    "ai-search": "AI search",
-    "ai-assistant": "AI assistants (fetches for a user)",
-    "search": "Search",
-    "archive": "Archives",
-    "seo": "SEO tools",
-    "other": "Other",
-}
-"""Each purpose (a crawler's kind) as people read it, in the order the report shows them."""
 
 PURPOSE_LABELS: dict[str, str] = {
     "blocked": "Every one blocked entirely",

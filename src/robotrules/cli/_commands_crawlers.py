@@ -16,7 +16,7 @@ import click
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_OK
 from robotrules.cli._output import Output
-from robotrules.crawlers import KINDS, OBEYS, SNAPSHOT, Crawler, dumps, search
+from robotrules.crawlers import KIND_LABELS, KINDS, OBEYS, SNAPSHOT, Crawler, dumps, search
 
 __all__ = ["crawlers"]
 
@@ -42,10 +42,6 @@ Examples:
   robotrules crawlers --registry my-crawlers.json --json
 """
 
-_KIND_WORDS = {
-    "search": "search", "ai-training": "AI training", "ai-assistant": "fetches for a user", "ai-search": "AI search",
-    "archive": "archive", "seo": "SEO", "other": "other",
-}
 _OBEY_WORDS = {"yes": "obeys robots.txt", "no": "does not obey robots.txt", "unknown": "robots.txt: unknown"}
 
 
@@ -86,7 +82,7 @@ def _show(out: Output, found: Sequence[Crawler], query: str, total: int) -> None
         return
     width = min(max(len(c.name) for c in found), 28)
     for crawler in found:
-        notes = [_KIND_WORDS[crawler.kind], crawler.operator if crawler.operator != "unknown" else "operator unknown",
+        notes = [KIND_LABELS[crawler.kind], crawler.operator if crawler.operator != "unknown" else "operator unknown",
                  _OBEY_WORDS[crawler.obeys]]
         if crawler.ignores_global:
             notes.append("ignores the '*' group")

@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import click
 
-from robotrules.answers import Verdict
+from robotrules.answers import Verdict, crawler_note
 
 __all__ = ["Output", "resolve_color", "verdict_lines"]
 
@@ -128,8 +128,12 @@ def verdict_lines(out: Output, verdict: Verdict, expected: str | None = None, pu
 
 def usage_line(verdict: Verdict, purpose: str | None = None) -> str:
     """The AI-use preferences beside a verdict, when the file states any or ``purpose`` asks:
-    "AI use: train-ai disallowed by line 4; search unknown; ai-input unknown"."""
+    "AI use: train-ai disallowed by line 4; search unknown; ai-input unknown"; the answer to a
+    ``purpose`` also names what the registry says the crawler is for (A8)."""
     usage = verdict.usage
     if (usage is None or not usage.stated) and purpose is None:
         return ""
-    return "AI use: " + (verdict.use_sentence([purpose]) if purpose is not None else verdict.use_sentence())
+    if purpose is None:
+        return "AI use: " + verdict.use_sentence()
+    note = crawler_note(verdict.agent, verdict.token)  # A8: the answer names the crawler's purpose
+    return "AI use: " + verdict.use_sentence([purpose]) + (f" ({note})" if note else "")

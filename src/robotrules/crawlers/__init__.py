@@ -22,7 +22,7 @@ from robotrules.crawlers._builtin import CRAWLERS, IGNORES_GLOBAL
 from robotrules.crawlers._community import COMMUNITY, SNAPSHOT, Snapshot, from_ai_robots_txt
 from robotrules.crawlers._documented import DOCUMENTED
 from robotrules.crawlers._files import by_token, dumps, load, merge, search
-from robotrules.crawlers._model import FIELDS, KINDS, OBEYS, ORIGINS, Crawler, token_of_name
+from robotrules.crawlers._model import FIELDS, KIND_LABELS, KINDS, OBEYS, ORIGINS, Crawler, token_of_name
 
 __all__ = [
     "COMMUNITY",
@@ -31,6 +31,7 @@ __all__ = [
     "FIELDS",
     "IGNORES_GLOBAL",
     "KINDS",
+    "KIND_LABELS",
     "OBEYS",
     "ORIGINS",
     "SNAPSHOT",

@@ -10,6 +10,17 @@ KINDS = frozenset({"search", "ai-training", "ai-assistant", "ai-search", "archiv
 """What a crawler's fetches are for (A8): a search index, AI model training, fetches on behalf of
 a user of an AI assistant or agent, an AI search index, a web archive, SEO tools, anything else."""
 
+KIND_LABELS: dict[str, str] = {
+    "ai-training": "AI training",
+    "ai-search": "AI search",
+    "ai-assistant": "AI assistants (fetches for a user)",
+    "search": "Search",
+    "archive": "Archives",
+    "seo": "SEO tools",
+    "other": "Other",
+}
+"""Each of :data:`KINDS` as people read it, in the order reports and listings show them."""
+
 OBEYS = frozenset({"yes", "no", "unknown"})
 """Whether the operator says the crawler obeys robots.txt (A8): Google's user-triggered fetchers,
 for one, generally do not."""

@@ -117,6 +117,9 @@ class VerdictModel(BaseModel):
     use_lines: list[int] | None = Field(
         default=None, description="with a purpose: the Content-Usage and Content-Signal lines that decide 'use'")
     use_explanation: str | None = Field(default=None, description="with a purpose: the answer as one sentence")
+    crawler_kind: Literal["search", "ai-training", "ai-assistant", "ai-search", "archive", "seo", "other"] | None = Field(
+        default=None, description="with a purpose: what the crawler registry says the agent's crawler is for "
+                                  "(null: a crawler it does not know)")
 
 
 class CheckRequest(_Request):

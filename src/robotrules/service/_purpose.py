@@ -10,6 +10,8 @@ gives it::
     use_lines        the Content-Usage and Content-Signal lines that give that category its value
     use_explanation  the answer in words, with those lines as written
                      (:meth:`~robotrules.answers.Verdict.use_sentence`, as the command line says it)
+    crawler_kind     what the registry says the crawler is for (A8: search, ai-training, ...),
+                     null for a crawler it does not know
 
 ``use`` is exactly :meth:`robotrules.answers.Verdict.preference`; a refusal is ``use: false``
 and nothing else (an unknown preference is not a refusal), as the command line's exit code says.
@@ -19,15 +21,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from robotrules.answers import Verdict
+from robotrules.answers import Verdict, crawler_of
 
 __all__ = ["answer", "purpose_fields"]
 
 
 def purpose_fields(verdict: Verdict, purpose: str) -> dict[str, Any]:
     """The answer to ``purpose`` for ``verdict`` (see the module): purpose, use, use_lines, use_explanation."""
+    crawler = crawler_of(verdict.agent, verdict.token)
     return {"purpose": purpose, "use": verdict.preference(purpose), "use_lines": verdict.use_lines(purpose),
-            "use_explanation": verdict.use_sentence([purpose])}
+            "use_explanation": verdict.use_sentence([purpose]),
+            "crawler_kind": crawler.kind if crawler is not None else None}
 
 
 def answer(verdict: Verdict, purpose: str | None) -> dict[str, Any]:
