@@ -7,6 +7,11 @@ wheel. When the compiled build fails for any reason (no C compiler, no Python he
 error), the wheel is built again as pure Python and one warning line says so: an install never
 fails for want of the compiled core. The compiled modules need only the standard library at run
 time; ``robotrules.core.COMPILED`` says which core a wheel holds.
+
+pip hides a build's output, so the wheel also records how its core was built: the backend passes
+it to ``setup.py`` in ``ROBOTRULES_CORE_BUILD`` ("compiled", "ROBOTRULES_PURE=1 at build", or
+"the compiled core could not be built: <reason>"), which writes it into the wheel; and
+``robotrules.core.CORE_BUILD`` and ``robotrules --version`` say it.
 """
 
 from __future__ import annotations
@@ -21,6 +26,8 @@ from setuptools.build_meta import *  # noqa: F403 - the rest of the backend inte
 
 MYPYC_REQUIREMENT = "mypy>=1.11"
 FALLBACK_WARNING = "robotrules: the compiled core could not be built ({reason}); installing the pure-Python core"
+BUILD_VARIABLE = "ROBOTRULES_CORE_BUILD"
+"""How the core of the wheel being built was built, for ``setup.py`` to record in the wheel."""
 
 
 def _compile() -> bool:
@@ -37,19 +44,27 @@ def _reason(error: BaseException) -> str:
 
 def get_requires_for_build_wheel(config_settings: dict[str, Any] | None = None) -> list[str]:
     requires: list[str] = _setuptools.get_requires_for_build_wheel(config_settings)
-    return requires + [MYPYC_REQUIREMENT] if _compile() else requires
+    return [*requires, MYPYC_REQUIREMENT] if _compile() else requires
 
 
 def build_wheel(
     wheel_directory: str, config_settings: dict[str, Any] | None = None, metadata_directory: str | None = None
 ) -> str:
-    if _compile():
-        os.environ["ROBOTRULES_MYPYC"] = "1"  # read by setup.py
-        try:
-            return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
-        except (Exception, SystemExit) as error:  # distutils reports compiler failures as SystemExit
-            print(FALLBACK_WARNING.format(reason=_reason(error)), file=sys.stderr, flush=True)
-            shutil.rmtree("build", ignore_errors=True)  # setuptools' scratch space: no half-compiled modules
-        finally:
-            os.environ.pop("ROBOTRULES_MYPYC", None)
-    return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
+    build = "ROBOTRULES_PURE=1 at build"
+    try:
+        if _compile():
+            os.environ["ROBOTRULES_MYPYC"] = "1"  # read by setup.py
+            os.environ[BUILD_VARIABLE] = "compiled"
+            try:
+                return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
+            except (Exception, SystemExit) as error:  # distutils reports compiler failures as SystemExit
+                reason = _reason(error)
+                print(FALLBACK_WARNING.format(reason=reason), file=sys.stderr, flush=True)
+                shutil.rmtree("build", ignore_errors=True)  # setuptools' scratch space: no half-compiled modules
+                build = f"the compiled core could not be built: {reason.removesuffix(', see above')}"
+            finally:
+                os.environ.pop("ROBOTRULES_MYPYC", None)
+        os.environ[BUILD_VARIABLE] = build
+        return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
+    finally:
+        os.environ.pop(BUILD_VARIABLE, None)

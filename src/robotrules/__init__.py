@@ -22,7 +22,7 @@ from robotrules._version import __version__ as __version__
 from robotrules.answers import CheckResult, RobotsState
 from robotrules.cache import MemoryStore, RedisStore, SQLiteStore, Store
 from robotrules.client import AsyncRobotsClient, RobotsClient
-from robotrules.core.agents import user_agent_token
+from robotrules.core.agents import RobotsInputWarning, user_agent_token
 from robotrules.core.extensions import ContentUsage, RequestRate
 from robotrules.core.lint import CODES, Diagnostic, lint
 from robotrules.core.model import Extension, Group
@@ -66,6 +66,7 @@ __all__ = [
     "RobotsClient",
     "RobotsDisallowed",
     "RobotsError",
+    "RobotsInputWarning",
     "RobotsState",
     "RobotsTxt",
     "Rule",

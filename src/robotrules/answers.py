@@ -203,30 +203,68 @@ class RobotsState(Governing):
         """One line for people: the robots.txt URL, what it means, why, and the cache state."""
         return f"{self.robots_url}: {self.describe()}"
 
+    def cause(self) -> str:
+        """What happened, in a few plain words: "could not fetch robots.txt (connection refused)"."""
+        entry, why = self.entry, self.reason.partition(": treated as 404")[0]
+        if entry.outcome == "error" or self.failures:
+            return f"could not fetch robots.txt ({_failure(entry)})"
+        if self.kind != "allow":
+            return f"its rules decide ({self.status})" if self.kind == "rules" else "nothing known of it"
+        if "5xx for missing pages" in why:  # F7
+            return f"robots.txt answers {self.status}, as do pages that cannot exist"
+        if why != self.reason:  # F3: a redirect leading nowhere
+            loop = why.startswith("redirect loop back to ")
+            return f"robots.txt redirects {'in a loop (back to ' + why[22:] + ')' if loop else 'nowhere usable (' + why + ')'}"
+        return f"no robots.txt ({self.status})"
+
+    def happened(self) -> str:
+        """:meth:`cause`, then what Google makes of it: F4, F5, F8 (disallow all), C2, F6."""
+        failing = self.entry.outcome == "error" or self.failures
+        meaning = {"disallow": ": Google treats an unreachable robots.txt as disallow all",
+                   "rules": f": the last good copy ({self.status}) still decides, as Google keeps it while a site fails"
+                   if failing else "",
+                   "allow": (" for too long: Google then treats it as missing, allow all" if self.entry.good_at is None
+                             else f": the last answer ({self.status}, no robots.txt) still decides, allow all")
+                   if failing else ": Google treats it as missing, allow all" if "treated as 404" in self.reason
+                   else ": Google treats a missing robots.txt as allow all"}
+        return self.cause() + meaning.get(self.kind, "")
+
     def describe(self) -> str:
-        """What governs, why, where the redirects ended, and the copy's cache state and age."""
-        what = {"rules": "its rules decide", "allow": "everything allowed", "disallow": "everything disallowed",
-                "unknown": "nothing known"}
-        parts = [f"{what[self.kind]} ({self.reason})"]
-        final = self.entry.final_url
-        if self.entry.redirects and final and final != self.robots_url:
-            hops = self.entry.redirects
-            parts.append(f"after {hops} redirect{'s' if hops != 1 else ''} to {final}")
-        parts.append(f"cache {self.cache}, age {_age(self.age)}")
-        if self.failures:
-            parts.append(f"{self.failures} failed refresh{'es' if self.failures != 1 else ''} in a row")
+        """:meth:`happened`, where redirects ended, the cache state and age ("cached 5 min ago"),
+        and for a failure when it is tried again."""
+        parts, entry, failing = [self.happened()], self.entry, self.entry.outcome == "error"
+        if entry.redirects and entry.final_url and entry.final_url != self.robots_url:
+            parts.append(f"after {entry.redirects} redirect{'s' if entry.redirects != 1 else ''} to {entry.final_url}")
+        done = "tried" if failing else "fetched"
+        parts.append({"hit": f"cached {_age(self.age)} ago", "shared": f"{done} {_age(self.age)} ago by another caller"}
+                     .get(self.cache, f"{done} just now"))
+        if self.failures > 1:
+            parts.append(f"{self.failures} failed fetches in a row")
+        if failing:
+            wait = entry.expires_at - (entry.good_at if entry.good_at is not None else entry.fetched_at) - self.age
+            parts.append(f"next try in {_age(wait)}" if wait > 0 else "next try at the next request")
         return "; ".join(parts)
 
 
+_NETWORK = {"dns": "the host name could not be resolved", "connect": "could not connect", "timeout": "timed out",
+            "reset": "the connection was reset", "tls": "the secure (TLS) connection failed"}
+
+
+def _failure(entry: Entry) -> str:
+    """A failed attempt in a few words: "connection refused", "server error 503", "429 too many requests"."""
+    status, (kind, _, detail) = entry.status, entry.reason.partition(" error")
+    if status:
+        return "429 too many requests" if status == 429 else f"{'server error' if status >= 500 else 'HTTP status'} {status}"
+    return "connection refused" if "refused" in detail.lower() else _NETWORK.get(kind, entry.reason)
+
+
 def _age(seconds: float) -> str:
-    """An age for people: 42s, 5m, 3h, 2d."""
-    if seconds < 120:
-        return f"{seconds:.0f}s"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f}m"
-    if seconds < 172800:
-        return f"{seconds / 3600:.0f}h"
-    return f"{seconds / 86400:.0f}d"
+    """A duration for people: 42 s, 5 min, 3 h, 2 days (never negative)."""
+    seconds = max(0.0, seconds)
+    for limit, unit, size in ((120, "s", 1), (7200, "min", 60), (172800, "h", 3600)):
+        if seconds < limit:
+            return f"{seconds / size:.0f} {unit}"
+    return f"{seconds / 86400:.0f} days"
 
 
 def state_dict(state: RobotsState) -> dict[str, Any]:
@@ -255,13 +293,15 @@ _GROUPS: dict[str | None, str] = {None: "no group applies", "*": "group 'user-ag
 
 
 def sentence(allowed: bool, token: str, line: int, text: str, group: str | None, path: str, source: str,
-             full: str | None = None, ignored_global: bool = False) -> str:
+             full: str | None = None, ignored_global: bool = False, why: str = "") -> str:
     """The verdict as a sentence: who, which line as written (or why no line), which group;
-    ``ignored_global``: the crawler ignored the file's ``*`` group (A8)."""
+    ``ignored_global``: the crawler ignored the file's ``*`` group (A8). For a ``full`` allow or
+    disallow (no rules decide, F4-F6), ``why`` says what happened (:meth:`RobotsState.cause`):
+    never as if the site had said so when it could not be fetched."""
     verdict = "allowed" if allowed else "disallowed"
     who = f" for {token}" if token else ""
     if full is not None:
-        return f"{verdict}{who}: {source} says {full} everything"
+        return f"{verdict}{who}: {why}" if why else f"{verdict}{who}: no rules apply, everything {verdict} at {source}"
     if ignored_global:
         where = f"no group names {token or 'it'}, and it ignores the group 'user-agent: *'"
     else:
@@ -296,7 +336,7 @@ class CheckResult:
         """One line for people: verdict, deciding line as written, and the robots.txt's state."""
         d, s = self.decision, self.state
         if d is None:
-            head = sentence(self.allowed, self.agent, 0, "", None, "", s.robots_url, s.kind)
+            head = sentence(self.allowed, self.agent, 0, "", None, "", s.robots_url, s.kind, why=s.cause())
         else:
             head = sentence(self.allowed, self.agent, self.line, self.text, d.agent, d.path, s.robots_url)
         return f"{head} [{s}]"
@@ -372,7 +412,7 @@ class Verdict:
     def sentence(self) -> str:
         """The verdict in one sentence: verdict, token, deciding line as written, group."""
         return sentence(self.allowed, self.token, self.line, self.text, self.group, self.path, self.source, self.full,
-                        self.ignored_global)
+                        self.ignored_global, self.state.cause() if self.state is not None else "")
 
     def explain(self) -> str:
         """One line for people: :meth:`sentence`, and the live file's state."""
@@ -380,13 +420,14 @@ class Verdict:
         return f"{head} [{self.state}]" if self.state is not None else head
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON form shared by ``--json`` output and the service."""
+        """The JSON form shared by ``--json`` output and the service: ``line`` is null when no
+        rule decides (the Python API's 0), as in every JSON the project writes."""
         return {
             "url": self.url,
             "agent": self.agent,
             "token": self.token,
             "allowed": self.allowed,
-            "line": self.line,
+            "line": self.line or None,
             "text": self.text or None,
             "kind": self.kind,
             "group": self.group,
@@ -399,6 +440,21 @@ class Verdict:
             "preferences": self.preferences(),
             "preference_lines": self.preference_lines(),
         }
+
+
+def json_ready(data: Any) -> Any:
+    """``data`` in the project's one JSON convention: a line number (a ``line`` or ``..._line``
+    key) of 0, the Python API's "no line", is ``null``. For JSON forms built elsewhere (the
+    diff's, the CLI's documents) before they are written."""
+    if isinstance(data, dict):
+        return {key: None if _no_line(key, value) else json_ready(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [json_ready(item) for item in data]
+    return data
+
+
+def _no_line(key: Any, value: Any) -> bool:
+    return type(value) is int and value == 0 and isinstance(key, str) and (key == "line" or key.endswith("_line"))
 
 
 def answer(state: RobotsState, url: str, tokens: str | tuple[str, ...]) -> CheckResult:

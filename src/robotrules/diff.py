@@ -19,18 +19,24 @@ does, and :func:`diff` reports none of it. What it reports, per crawler (product
   disallows for a crawler, each with the deciding line and rule on both sides, found with
   :meth:`RobotsTxt.check <robotrules.core.robotstxt.RobotsTxt.check>` (R1-R6).
 - **crawl-delay changes** (:class:`CrawlDelayChange`, N2) and **sitemaps** added or removed (N1).
+  Google's crawlers ignore ``crawl-delay``, so a change of what one of them reads is listed
+  apart (:attr:`RobotsDiff.ignored_crawl_delays`) and is not a change (:func:`reads_crawl_delay`
+  says which crawlers may read it).
 
 Which crawlers: by default every product token that a ``user-agent`` line of either file names,
 and ``*``, the group for crawlers no group names (checked with a token that no group names,
 reported as ``"*"``); or the tokens the caller passes (``"*"`` among them is that same group).
+A crawler is reported by its token as the files write it ("Googlebot", not "googlebot"; the new
+file's spelling first), or as the caller wrote it when no file names it.
 
-Which URLs: for each crawler, one representative URL per rule it sees in either file, built from
-the pattern's literal part on ``https://example.com`` (the ``*`` wildcards dropped, a final ``$``
-dropped, a ``/`` put first when missing: ``/shop/*.pdf$`` gives
-``https://example.com/shop/.pdf``, a URL the rule matches), plus the URLs the caller passes. A
-crawler whose rules are the same in both files (the same patterns with the same kinds) gets the
-same verdict for every URL, so its URLs are not checked at all: the cost follows the size of
-the change, not of the files.
+Which URLs: for each crawler, one representative path per rule it sees in either file, built
+from the pattern's literal part (the ``*`` wildcards dropped, a final ``$`` dropped, a ``/`` put
+first when missing: ``/shop/*.pdf$`` gives ``/shop/.pdf``, a path the rule matches), on the
+caller's ``origin`` when one is given (the site the file is for: ``https://shop.example`` gives
+``https://shop.example/shop/.pdf``) and as a bare path otherwise, plus the URLs the caller
+passes. A crawler whose rules are the same in both files (the same patterns with the same kinds)
+gets the same verdict for every URL, so its URLs are not checked at all: the cost follows the
+size of the change, not of the files.
 
 Never raises for any content: both bodies are parsed as :func:`robotrules.parse` parses them.
 This module is not part of the compiled core (it may import anything of ``robotrules.core``).
@@ -39,18 +45,17 @@ This module is not part of the compiled core (it may import anything of ``robotr
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from robotrules.core.model import Group
 from robotrules.core.modes import get_mode
 from robotrules.core.robotstxt import Decision, RobotsTxt, parse
 from robotrules.core.rules import Rule
+from robotrules.crawlers import by_token
 
-__all__ = ["EXAMPLE_ORIGIN", "CrawlDelayChange", "RobotsDiff", "RuleChange", "VerdictChange", "diff", "representative_url"]
-
-EXAMPLE_ORIGIN = "https://example.com"
-"""The origin of the representative URLs built from rule patterns (a robots.txt says nothing of its host)."""
+__all__ = ["CrawlDelayChange", "RobotsDiff", "RuleChange", "VerdictChange", "diff", "reads_crawl_delay",
+           "representative_url"]
 
 _GLOBAL = "*"
 
@@ -61,8 +66,8 @@ class RuleChange:
 
     ``change``: ``"added"`` (only in the new file), ``"removed"`` (only in the old one) or
     ``"changed"`` (the same pattern switched between allow and disallow; ``kind`` is then the new
-    kind, the old one being the other). ``agent``: the product token, lower-case as Google
-    compares it, or ``"*"`` for crawlers no group names. ``kind``: ``"allow"`` or ``"disallow"``.
+    kind, the old one being the other). ``agent``: the product token as the files write it
+    (compared case-insensitively, G3), or ``"*"`` for crawlers no group names. ``kind``: ``"allow"`` or ``"disallow"``.
     ``value``: the path as written (in the new file, except for a removal). ``old_line`` and
     ``new_line``: the 1-based line of the rule in each file (the first line when it is repeated),
     0 on the side where it is absent.
@@ -120,7 +125,7 @@ class VerdictChange:
 
 @dataclass(frozen=True, slots=True)
 class CrawlDelayChange:
-    """N2: the crawl delay (seconds; None for none) a crawler reads in each file, when they differ."""
+    """N2: the crawl delay (seconds; None for none) of a crawler's groups in each file, when they differ."""
 
     agent: str
     old: float | None
@@ -137,8 +142,10 @@ class RobotsDiff:
 
     ``agents``: the crawlers compared (``"*"`` first when compared); ``rules`` and ``verdicts``
     grouped by crawler in that order (rules sorted by pattern, verdicts in URL order: the
-    caller's URLs first, then the representative ones); ``sitemaps_added``/``sitemaps_removed``
-    in file order.
+    caller's URLs first, then the representative ones); ``crawl_delays``: the crawl-delay
+    changes of crawlers that may read it (:func:`reads_crawl_delay`), ``ignored_crawl_delays``
+    those of Google's crawlers, which ignore it (not a change); ``sitemaps_added``/
+    ``sitemaps_removed`` in file order.
     """
 
     agents: list[str]
@@ -147,10 +154,12 @@ class RobotsDiff:
     crawl_delays: list[CrawlDelayChange]
     sitemaps_added: list[str]
     sitemaps_removed: list[str]
+    ignored_crawl_delays: list[CrawlDelayChange] = field(default_factory=list)
 
     @property
     def changed(self) -> bool:
-        """Whether anything a crawler reads differs: a rule, a verdict, a crawl delay or a sitemap."""
+        """Whether anything a crawler reads differs: a rule, a verdict, a crawl delay a crawler
+        may read, or a sitemap (a crawl delay only Google's crawlers see is no change)."""
         return bool(self.rules or self.verdicts or self.crawl_delays or self.sitemaps_added or self.sitemaps_removed)
 
     def to_dict(self) -> dict[str, Any]:
@@ -161,17 +170,38 @@ class RobotsDiff:
             "rules": [change.to_dict() for change in self.rules],
             "verdicts": [change.to_dict() for change in self.verdicts],
             "crawl_delays": [change.to_dict() for change in self.crawl_delays],
+            "ignored_crawl_delays": [change.to_dict() for change in self.ignored_crawl_delays],
             "sitemaps_added": list(self.sitemaps_added),
             "sitemaps_removed": list(self.sitemaps_removed),
         }
 
 
-def representative_url(pattern: str, *, wildcards: bool = True) -> str | None:
-    """A URL on :data:`EXAMPLE_ORIGIN` that ``pattern`` matches, from its literal part; None for "".
+def reads_crawl_delay(agent: str) -> bool:
+    """Whether the crawler ``agent`` (a product token, or ``"*"``) may read ``crawl-delay`` (N2).
+
+    Google's crawlers ignore it (Google's documentation of robots.txt): the crawlers the registry
+    (:mod:`robotrules.crawlers`) lists with the operator Google, and any token that starts with
+    "google" or ends with "-google" ("Googlebot-Image", "AdsBot-Google"). The registry does not
+    record which other operators honour it, so every other crawler may read it, and so may the
+    crawlers of the ``*`` group.
+    """
+    if agent == _GLOBAL:
+        return True
+    lowered = agent.lower()
+    if lowered.startswith("google") or lowered.endswith("-google"):
+        return False
+    known = by_token(agent)
+    return known is None or known.operator != "Google"
+
+
+def representative_url(pattern: str, *, wildcards: bool = True, origin: str = "") -> str | None:
+    """A URL that ``pattern`` matches, from its literal part: a path, or on ``origin``; None for "".
 
     With ``wildcards`` (R4: ``*`` and a final ``$`` are operators) every ``*`` is dropped (it may
     match nothing) and a final ``$`` too; a ``/`` is put first when the pattern lacks it (such a
-    pattern never matches, R2, but its URL still shows what it was meant for).
+    pattern never matches, R2, but its URL still shows what it was meant for). ``origin``
+    (``"https://shop.example"``, a final ``/`` ignored) is put before the path; without one the
+    result is the path (a robots.txt says nothing of its host).
     """
     path = pattern
     if wildcards:
@@ -182,7 +212,7 @@ def representative_url(pattern: str, *, wildcards: bool = True) -> str | None:
         return None
     if not path.startswith("/"):
         path = "/" + path
-    return EXAMPLE_ORIGIN + path
+    return origin.rstrip("/") + path
 
 
 # What one crawler sees in one file: pattern -> (allow, first line of that kind, value as written).
@@ -228,9 +258,20 @@ def _kind(allow: bool) -> str:
     return "allow" if allow else "disallow"
 
 
-def _label(agent: str) -> str:
-    """How a compared crawler is reported: its token lower-case, as Google compares it (G3)."""
-    return agent.lower() if agent.isascii() else agent
+def _written(*sides: _Side) -> dict[str, str]:
+    """Each token the files name (lower-case, G3) -> its spelling in the files, the new file's first.
+
+    A token is the start of the user-agent value it comes from ("Bingbot/2.0" gives "Bingbot"),
+    so the value's first characters are the token as written.
+    """
+    found: dict[str, str] = {}
+    for side in sides:
+        for group in side.robots.groups:
+            for value in group.agents:
+                for token in group.tokens:
+                    if token and value[:len(token)].lower() == token:
+                        found.setdefault(token, value[:len(token)])
+    return found
 
 
 def _rule_text(decision: Decision) -> str:
@@ -241,30 +282,36 @@ def _rule_text(decision: Decision) -> str:
 def _unnamed_token(*sides: _Side) -> str:
     """A caller token that no group of either file names, to ask for the ``*`` group (G2).
 
-    File tokens hold only letters, ``-`` and ``_`` (G3), so a token with a digit is never named;
-    in ``legacy1994`` (L2: substring matching) the candidate is checked, a few times at most.
+    A valid product token (letters and ``-``, G3: so that the core reads it as given, without a
+    warning) that no group names: ``-x`` is added while one does; in ``legacy1994`` (L2:
+    substring matching) each candidate is checked, a few times at most.
     """
-    candidate = "no-such-crawler-0"
-    for n in range(8):
-        candidate = f"no-such-crawler-{n}"
-        if all(side.robots.check("/", candidate).agent in (_GLOBAL, None) for side in sides):
+    named = {token for side in sides for group in side.robots.groups for token in group.tokens}
+    candidate = "robotrules-unnamed-crawler"
+    for _ in range(8):
+        if candidate not in named and all(
+                side.robots.check("/", candidate).agent in (_GLOBAL, None) for side in sides):
             break
+        candidate += "-x"
     return candidate
 
 
-def _agents(agents: Sequence[str], before: _Side, after: _Side) -> list[str]:
-    """The crawlers to compare: the caller's tokens (deduplicated), or ``*`` and every token named."""
+def _agents(agents: Sequence[str], before: _Side, after: _Side) -> list[tuple[str, str]]:
+    """The crawlers to compare, each as (token to check, name to report): the caller's tokens
+    (deduplicated), or ``*`` and every token named; named as the files write them."""
+    written = _written(after, before)
     if isinstance(agents, str):
         agents = (agents,)
     if not agents:
         named = {token for side in (before, after) for group in side.robots.groups for token in group.tokens}
-        return [_GLOBAL, *sorted(named - {_GLOBAL, ""})]
-    chosen: dict[str, str] = {}
+        return [(_GLOBAL, _GLOBAL), *((token, written.get(token, token)) for token in sorted(named - {_GLOBAL, ""}))]
+    chosen: dict[str, tuple[str, str]] = {}
     for agent in agents:
         if not isinstance(agent, str):
             raise TypeError(f"agents must be str, not {type(agent).__name__}")
         if agent:
-            chosen.setdefault(agent.lower(), agent)
+            key = agent.lower() if agent.isascii() else agent
+            chosen.setdefault(key, (agent, written.get(key, agent)))
     return list(chosen.values())
 
 
@@ -323,6 +370,7 @@ def diff(
     agents: Sequence[str] = (),
     urls: Sequence[str] = (),
     mode: str = "google",
+    origin: str = "",
     checkpoint: Callable[[], None] | None = None,
 ) -> RobotsDiff:
     """What changes from robots.txt ``old`` to ``new`` for each crawler (see the module for the definitions).
@@ -330,7 +378,9 @@ def diff(
     ``agents``: product tokens to compare ("Googlebot", "*"; a caller with a full User-Agent
     header extracts the token first, ``robotrules.user_agent_token``); by default ``*`` and every
     token either file names. ``urls``: absolute URLs or paths starting with "/" to check besides
-    the representative URL of each rule. ``mode``: as for :func:`robotrules.parse`. Never raises
+    the representative URL of each rule. ``mode``: as for :func:`robotrules.parse`. ``origin``:
+    the site the files are for (``"https://shop.example"``), on which the representative URLs
+    are built; without it they are paths. Never raises
     for any content; ``ValueError`` for an unknown mode, ``TypeError`` for an agent or URL that
     is not a ``str``. ``checkpoint``: called now and then while it works (a service passes
     ``anyio.from_thread.check_cancelled``, so that a diff whose request was given up stops);
@@ -349,11 +399,11 @@ def diff(
     rules: list[RuleChange] = []
     verdicts: list[VerdictChange] = []
     delays: list[CrawlDelayChange] = []
+    ignored: list[CrawlDelayChange] = []
     # Crawlers that select the same groups in both files see the same rules: compare them once.
     done: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[RuleChange], list[VerdictChange]]] = {}
-    for agent in compared:
+    for agent, label in compared:
         pause()
-        label = _label(agent)
         token = unnamed if agent == _GLOBAL else agent
         old_groups, new_groups = before.groups(token), after.groups(token)
         key = (tuple(g.line for g in old_groups), tuple(g.line for g in new_groups))
@@ -371,7 +421,7 @@ def diff(
                 found_rules = _rule_changes(label, old_view, new_view)
                 checked = dict.fromkeys(given)
                 for pattern in sorted(old_view.keys() | new_view.keys()):
-                    example = representative_url(pattern, wildcards=wildcards)
+                    example = representative_url(pattern, wildcards=wildcards, origin=origin)
                     if example is not None:
                         checked.setdefault(example)
                 for n, url in enumerate(_matched_by_changes(list(checked), old_view, new_view, mode, pause)):
@@ -388,14 +438,15 @@ def diff(
             verdicts.extend(found_verdicts)
         old_delay, new_delay = before.robots.crawl_delay(token), after.robots.crawl_delay(token)
         if old_delay != new_delay:
-            delays.append(CrawlDelayChange(label, old_delay, new_delay))
+            (delays if reads_crawl_delay(label) else ignored).append(CrawlDelayChange(label, old_delay, new_delay))
 
     old_maps, new_maps = dict.fromkeys(before.robots.sitemaps), dict.fromkeys(after.robots.sitemaps)
     return RobotsDiff(
-        agents=[_label(agent) for agent in compared],
+        agents=[label for _, label in compared],
         rules=rules,
         verdicts=verdicts,
         crawl_delays=delays,
         sitemaps_added=[url for url in new_maps if url not in old_maps],
         sitemaps_removed=[url for url in old_maps if url not in new_maps],
+        ignored_crawl_delays=ignored,
     )

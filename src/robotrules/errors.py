@@ -161,7 +161,24 @@ class RobotsDisallowed(RobotsError):
 
 
 class MissingExtra(RobotsError, ImportError):
-    """An optional dependency is missing; the message names the extra to install."""
+    """An optional dependency is missing; the message names the extra to install.
+
+    ``module`` is the missing module and ``extra`` the extra that brings it (both empty when not
+    given), so that a surface can name the extra its users know (the command line says ``cli``
+    where the library says ``http``).
+    """
+
+    def __init__(self, message: str, *, module: str = "", extra: str = "") -> None:
+        super().__init__(message)
+        self.module = module
+        self.extra = extra
+
+    def __reduce__(self) -> Any:
+        return _missing_extra, (str(self), self.module, self.extra)
+
+
+def _missing_extra(message: str, module: str, extra: str) -> MissingExtra:
+    return MissingExtra(message, module=module, extra=extra)
 
 
 def require(module: str, extra: str) -> object:
@@ -171,4 +188,5 @@ def require(module: str, extra: str) -> object:
     try:
         return importlib.import_module(module)
     except ImportError:
-        raise MissingExtra(f"{module} is needed for this: pip install 'robotrules[{extra}]'") from None
+        raise MissingExtra(f"{module} is needed for this: pip install 'robotrules[{extra}]'", module=module,
+                           extra=extra) from None

@@ -96,7 +96,7 @@ def test_a_wide_audit_groups_crawlers_by_purpose_and_collapses_those_treated_as_
     assert frame["agent"].nunique() == len(registry) + 1 > WIDE
     page = render_report(frame)
     assert page.count("<svg") == 5
-    sections = re.findall(r"<details><summary>([^<]*): blocked entirely on", page)
+    sections = re.findall(r"<details><summary>([^<(]*) \([^<]*\): blocked entirely on", page)
     assert sections == ["GPTBot", "CCBot", "*"]  # Googlebot and the tail are '*' on every site of the archive
     collapsed = re.findall(r"<summary>(\d+) (?:other )?crawlers? of this purpose, treated as '\*'", page)
     assert sum(map(int, collapsed)) == 57 and len(collapsed) == 4

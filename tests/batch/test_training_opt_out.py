@@ -107,7 +107,8 @@ def test_the_report_has_a_purpose_view_with_the_opt_out_breakdown(table: pandas.
     pytest.importorskip("matplotlib", reason="the report's plots need matplotlib (robotrules[audit])")
     page = render_report(table)
     assert page.count("<svg") == 5
-    assert '<h2 id="purposes">By purpose</h2>' in page and '<h3 id="training">Opted out of AI training</h3>' in page
+    assert '<h2 id="purposes">By purpose (sites, per purpose)</h2>' in page
+    assert '<h3 id="training">Opted out of AI training (sites)</h3>' in page
     purposes = _table_rows(page, "Sites by purpose (number of sites)")
     assert purposes[0][:2] == ["AI training", "2"] and purposes[1][:2] == ["Search", "1"]
     assert [int(cell) for cell in purposes[0][2:]] == [2, 4, 3, 1, 1, 0]  # blocked, some, none, 404, 503, unknown

@@ -131,3 +131,13 @@ def json_lines(text: str) -> list[dict[str, Any]]:
     import json
 
     return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
+def json_results(text: str) -> list[dict[str, Any]]:
+    """The results of a per-URL command's ``--json`` output: one JSON document ``{"results": [...]}``."""
+    import json
+
+    document = json.loads(text)  # one document: anything else on stdout fails here
+    assert isinstance(document, dict) and list(document) == ["results"], text[:200]
+    results: list[dict[str, Any]] = document["results"]
+    return results

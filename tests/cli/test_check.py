@@ -12,7 +12,7 @@ import pytest
 from tests.needs import unavailable
 from tests.servers.http import free_port, respond
 
-from .conftest import ROBOTS, SCRIPT, TRACEBACK, assert_clean_error, json_lines
+from .conftest import ROBOTS, SCRIPT, TRACEBACK, assert_clean_error, json_results
 
 
 def test_the_deciding_line_is_shown_exactly_as_written(robotrules, site):
@@ -25,7 +25,7 @@ def test_the_deciding_line_is_shown_exactly_as_written(robotrules, site):
     assert lines[0] == f"DISALLOWED  {server.url('/Private/x')}  FooBot"
     assert "by line 2: 'DisAllow: /Private  # note' (group for 'foobot')" in lines[1]
     assert lines[2].startswith(f"    {server.url()}: its rules decide (200")
-    assert "cache miss, age 0s" in lines[2]
+    assert lines[2].endswith("fetched just now")
 
 
 @pytest.mark.parametrize("agent", ["FooBot/1.2", "Mozilla/5.0 (compatible; FooBot/1.2; +https://foo.example/bot)"])
@@ -61,22 +61,23 @@ def test_the_cache_is_shared_between_runs_miss_then_hit(robotrules, site, tmp_pa
     (hit), which lives where --cache says."""
     server = site()
     cache = tmp_path / "mine.sqlite3"
-    first = json_lines(robotrules("check", "--cache", str(cache), "--json", server.url("/a"), server.url("/b")).stdout)
+    first = json_results(robotrules("check", "--cache", str(cache), "--json", server.url("/a"), server.url("/b")).stdout)
     assert [row["robots"]["cache"] for row in first] == ["miss", "hit"]
-    second = json_lines(robotrules("check", "--cache", str(cache), "--json", server.url("/a")).stdout)
+    second = json_results(robotrules("check", "--cache", str(cache), "--json", server.url("/a")).stdout)
     assert second[0]["robots"]["cache"] == "hit"
     assert server.hits("/robots.txt") == 1 and cache.exists()
 
 
 def test_refresh_fetches_again_and_says_miss(robotrules, site):
-    """``--refresh`` fetches the robots.txt once more, and that verdict says "cache miss" (not
-    "hit, age 0s" as it once did); later URLs of the same site use the fresh copy."""
+    """``--refresh`` fetches the robots.txt once more, and that verdict says "fetched just now"
+    (not "cached 0 s ago" as a re-read would); later URLs of the same site use the fresh copy."""
     server = site()
     robotrules("check", server.url("/a"))
     done = robotrules("check", "--refresh", server.url("/a"), server.url("/b"))
     assert server.hits("/robots.txt") == 2
     states = [line for line in done.stdout.splitlines() if line.startswith(f"    {server.url()}")]
-    assert "cache miss, age 0s" in states[0] and "cache hit" in states[1]
+    assert states[0].endswith("; fetched just now")
+    assert states[1].endswith("; --refresh fetches now") and "; cached " in states[1]
 
 
 def test_redirects_followed_are_shown(robotrules, site):
@@ -86,7 +87,7 @@ def test_redirects_followed_are_shown(robotrules, site):
     done = robotrules("check", "-a", "FooBot", server.url("/Private"))
     assert done.returncode == 1
     assert f"after 2 redirects to {server.url('/hop/0')}" in done.stdout
-    row = json_lines(robotrules("check", "--json", server.url("/Private")).stdout)[0]
+    row = json_results(robotrules("check", "--json", server.url("/Private")).stdout)[0]
     assert row["robots"]["redirects"] == 2 and row["robots"]["final_url"] == server.url("/hop/0")
 
 
@@ -95,20 +96,22 @@ def test_a_site_without_robots_txt_allows_everything_and_a_5xx_disallows_everyth
     missing = site(respond(404, b"no"))
     done = robotrules("check", missing.url("/x"))
     assert done.returncode == 0
-    assert "everything allowed" in done.stdout and "allowed for *:" in done.stdout
+    assert "allowed for *: no robots.txt (404)" in done.stdout
+    assert "Google treats a missing robots.txt as allow all" in done.stdout
     down = site(respond(503, b"busy"))
     done = robotrules("check", down.url("/x"))
     assert done.returncode == 1
-    assert "everything disallowed" in done.stdout
-    row = json_lines(robotrules("check", "--json", "--no-cache", down.url("/x")).stdout)[0]
+    assert "disallowed for *: could not fetch robots.txt (server error 503)" in done.stdout
+    assert "Google treats an unreachable robots.txt as disallow all" in done.stdout
+    row = json_results(robotrules("check", "--json", "--no-cache", down.url("/x")).stdout)[0]
     assert row["full"] == "disallow" and row["robots"]["status"] == 503 and row["allowed"] is False
 
 
-def test_json_lines_have_the_shared_verdict_shape(robotrules, site):
-    """One JSON object per URL and agent, in the form the service and the page use too."""
+def test_json_is_one_document_of_verdicts_in_the_shared_shape(robotrules, site):
+    """One JSON document, one result per URL and agent, in the form the service and the page use too."""
     server = site()
     done = robotrules("check", "--json", "-a", "FooBot/1.2", "-a", "*", server.url("/Private"), server.url("/tmp/x"))
-    rows = json_lines(done.stdout)
+    rows = json_results(done.stdout)
     assert [(r["url"], r["agent"], r["token"], r["allowed"]) for r in rows] == [
         (server.url("/Private"), "FooBot/1.2", "FooBot", False),
         (server.url("/Private"), "*", "*", True),
@@ -129,17 +132,17 @@ def test_urls_come_from_a_file_with_comments_and_blank_lines(robotrules, site, t
     listed = tmp_path / "urls.txt"
     listed.write_text(f"# pages\n{server.url('/a')}\n\n   {server.url('/tmp/b')}  \n")
     done = robotrules("check", "--json", "--urls", str(listed))
-    assert [r["url"] for r in json_lines(done.stdout)] == [server.url("/a"), server.url("/tmp/b")]
+    assert [r["url"] for r in json_results(done.stdout)] == [server.url("/a"), server.url("/tmp/b")]
     assert done.returncode == 1
 
 
 def test_urls_come_from_stdin_when_none_is_given(robotrules, site):
     server = site()
     done = robotrules("check", "--json", stdin=f"{server.url('/a')}\n{server.url('/b')}\n")
-    assert [r["url"] for r in json_lines(done.stdout)] == [server.url("/a"), server.url("/b")]
+    assert [r["url"] for r in json_results(done.stdout)] == [server.url("/a"), server.url("/b")]
     assert done.returncode == 0
     done = robotrules("check", "--urls", "-", "--json", stdin=f"{server.url('/tmp/c')}\n")
-    assert [r["allowed"] for r in json_lines(done.stdout)] == [False]
+    assert [r["allowed"] for r in json_results(done.stdout)] == [False]
 
 
 def test_empty_stdin_is_an_input_error(robotrules):
@@ -171,7 +174,7 @@ def test_a_bad_url_is_an_error_line_and_the_others_are_still_checked(robotrules,
     assert errors == ["robotrules: error: not an absolute URL with a host: 'not-a-url'",
                       ("robotrules: error: cannot fetch a robots.txt for 'gopher://example.com/x': "
                       "only http, https and ftp have one")]
-    rows = json_lines(robotrules("check", "--json", "not-a-url").stdout)
+    rows = json_results(robotrules("check", "--json", "not-a-url").stdout)
     assert rows == [{"url": "not-a-url", "error": "not an absolute URL with a host: 'not-a-url'"}]
 
 
@@ -179,7 +182,7 @@ def test_an_unreachable_site_is_a_full_disallow_not_an_error(robotrules):
     """F8: a refused connection is an answer (everything disallowed), not a crash."""
     done = robotrules("check", "--timeout", "2", f"http://127.0.0.1:{free_port()}/x")
     assert done.returncode == 1 and TRACEBACK not in done.stderr
-    assert "everything disallowed" in done.stdout
+    assert "could not fetch robots.txt (connection refused)" in done.stdout
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "nan", "inf", "soon"])
@@ -221,9 +224,9 @@ def test_the_cache_can_be_shared_in_redis(robotrules, site):
     pytest.importorskip("redis")
     server = site()
     url = server.url(f"/redis-{os.getpid()}")
-    rows = json_lines(robotrules("check", "--redis", "redis://127.0.0.1:6379/0", "--json", url).stdout)
+    rows = json_results(robotrules("check", "--redis", "redis://127.0.0.1:6379/0", "--json", url).stdout)
     assert rows[0]["robots"]["cache"] == "miss"
-    rows = json_lines(robotrules("check", "--redis", "redis://127.0.0.1:6379/0", "--json", url).stdout)
+    rows = json_results(robotrules("check", "--redis", "redis://127.0.0.1:6379/0", "--json", url).stdout)
     assert rows[0]["robots"]["cache"] == "hit" and server.hits("/robots.txt") == 1
     robotrules("check", "--redis", "redis://127.0.0.1:6379/0", "--refresh", url)  # leave no stale copy behind
 
@@ -268,7 +271,7 @@ def test_a_url_list_that_is_not_utf8_is_an_input_error(robotrules):
 def test_a_dash_among_the_urls_reads_stdin_after_the_arguments(robotrules, site):
     server = site()
     done = robotrules("check", "--json", server.url("/a"), "-", stdin=f"{server.url('/tmp/b')}\n")
-    assert [(r["url"], r["allowed"]) for r in json_lines(done.stdout)] == [(server.url("/a"), True),
+    assert [(r["url"], r["allowed"]) for r in json_results(done.stdout)] == [(server.url("/a"), True),
                                                                            (server.url("/tmp/b"), False)]
 
 

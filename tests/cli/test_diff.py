@@ -24,8 +24,8 @@ def test_rule_and_verdict_changes_of_two_files(robotrules, tmp_path):
     assert "*  ~ changed now allow: /private/ (was disallow)  (old line 2, new line 5)" in done.stdout
     assert "*  - removed allow: /private/public  (old line 3)" in done.stdout
     assert "*  + added   disallow: /tmp/*.pdf$  (new line 6)" in done.stdout
-    assert "*  https://example.com/tmp/.pdf  allowed -> disallowed  (new line 6: disallow: /tmp/*.pdf$)" in done.stdout
-    assert "googlebot" not in done.stdout  # Googlebot's own group did not change
+    assert "*  /tmp/.pdf  allowed -> disallowed  (new line 6: disallow: /tmp/*.pdf$)" in done.stdout
+    assert "Googlebot" not in done.stdout  # Googlebot's own group did not change
 
 
 def test_the_same_rules_reordered_are_no_change(robotrules, tmp_path):
@@ -41,9 +41,9 @@ def test_json_is_the_diff_document(robotrules, tmp_path):
     (tmp_path / "new.txt").write_bytes(NEW)
     data = json.loads(robotrules("diff", "--json", "old.txt", "new.txt", "--urls", "-",
                                  stdin="/private/report.html\n").stdout)
-    assert data["changed"] is True and data["agents"] == ["*", "googlebot"]
+    assert data["changed"] is True and data["agents"] == ["*", "Googlebot"]
     assert {"change": "removed", "agent": "*", "kind": "allow", "value": "/private/public", "old_line": 3,
-            "new_line": 0} in data["rules"]
+            "new_line": None} in data["rules"]  # not in the new file: null in JSON (issue #19)
     assert data["verdicts"][0]["url"] == "/private/report.html"
 
 
@@ -51,7 +51,7 @@ def test_agents_are_chosen_by_product_token(robotrules, tmp_path):
     (tmp_path / "old.txt").write_bytes(OLD)
     (tmp_path / "new.txt").write_bytes(NEW)
     data = json.loads(robotrules("diff", "--json", "-a", "Googlebot/2.1", "old.txt", "new.txt").stdout)
-    assert data["agents"] == ["googlebot"] and data["changed"] is False
+    assert data["agents"] == ["Googlebot"] and data["changed"] is False
 
 
 def test_a_file_against_the_live_robots_txt(robotrules, site, tmp_path):

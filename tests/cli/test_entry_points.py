@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import importlib.metadata
+import os
 import signal
 import subprocess
 import sys
 import time
+import types
 
 import pytest
 
 from robotrules import __version__, cli
+from robotrules import core as robotrules_core
 from tests.servers.http import hang
 
 from .conftest import REQUIREMENT_ID, SCRIPT, TRACEBACK, assert_clean_error
 
-COMMANDS = ["check", "test", "lint", "diff", "fetch", "robots-url", "serve", "demo"]
+COMMANDS = ["check", "test", "lint", "diff", "fetch", "robots-url", "serve", "demo", "crawlers", "edit"]
 
 
 def test_python_dash_m_runs_the_command(python_m):
@@ -44,11 +47,79 @@ def test_each_command_help_has_an_example_and_cites_no_requirement_id(robotrules
     assert not REQUIREMENT_ID.search(done.stdout), done.stdout
 
 
-def test_version_is_the_one_package_version(robotrules):
-    """``robotrules --version`` is the installed metadata's version, which is ``robotrules.__version__``."""
+def test_version_is_the_one_package_version_and_says_which_core_runs(robotrules):
+    """``robotrules --version`` is the installed metadata's version, which is ``robotrules.__version__``,
+    and which core runs (``robotrules.core.CORE_BUILD``): here the source tree's pure-Python one."""
     done = robotrules("--version")
-    assert done.stdout == f"robotrules, version {importlib.metadata.version('robotrules')}\n"
+    assert done.returncode == 0
+    assert done.stdout == f"robotrules {importlib.metadata.version('robotrules')} ({robotrules_core.CORE_BUILD})\n"
     assert importlib.metadata.version("robotrules") == __version__
+    assert robotrules("-V").stdout == done.stdout
+    if not robotrules_core.COMPILED:
+        assert robotrules_core.CORE_BUILD == "pure-Python core: source tree or editable install"
+
+
+@pytest.mark.parametrize(("recorded", "shown"), [
+    (None, "pure-Python core: source tree or editable install"),
+    ("ROBOTRULES_PURE=1 at build", "pure-Python core: ROBOTRULES_PURE=1 at build"),
+    ("the compiled core could not be built: error: command 'cc' failed: No such file or directory",
+     "pure-Python core: the compiled core could not be built: error: command 'cc' failed: No such file or directory"),
+])
+def test_core_build_says_why_the_core_is_pure_python(monkeypatch, recorded, shown):
+    """The build backend records in the wheel why its core is pure Python (pip hides the build's
+    warning); ``CORE_BUILD`` reads it, and a source tree has no record."""
+    if robotrules_core.COMPILED:
+        pytest.skip("the compiled core is what runs")
+    record = types.ModuleType("robotrules.core._build_info")
+    record.BUILD = recorded  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "robotrules.core._build_info", record if recorded is not None else None)
+    assert robotrules_core._core_build() == shown
+
+
+_WITHOUT_HTTPX = """
+import sys
+sys.modules["httpx"] = None  # a bare install: click, no httpx
+from robotrules.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_a_command_that_fetches_asks_for_the_cli_extra_in_one_line(tmp_path):
+    """A bare ``pip install robotrules`` has click but no httpx: local files work; ``check`` and
+    ``fetch`` say which extra to install (exit 2, one line) before any work, and so does a URL given
+    to ``lint``; ``--help`` still works. Each run is a fresh process (where httpx was never
+    imported), with httpx blocked. (The real bare install: tests/install.)"""
+    env = {**os.environ, "ROBOTRULES_CACHE": str(tmp_path / "cache.sqlite3")}
+    (tmp_path / "robots.txt").write_bytes(b"user-agent: *\ndisallow: /x\n")
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-c", _WITHOUT_HTTPX, *args], capture_output=True, text=True,
+                              env=env, cwd=tmp_path, timeout=60, check=False)
+
+    for command in ("check", "fetch"):
+        done = run(command, "https://127.0.0.1:9/")
+        assert done.returncode == 2
+        assert done.stderr == f"robotrules: error: robotrules {command} needs httpx: pip install 'robotrules[cli]'\n"
+    assert not (tmp_path / "cache.sqlite3").exists(), "nothing was done before the message"
+    done = run("lint", "https://127.0.0.1:9/robots.txt")
+    assert done.returncode == 2
+    assert done.stderr == ("robotrules: error: fetching robots.txt over the network needs httpx: "
+                           "pip install 'robotrules[cli]'\n")
+    assert run("check", "--help").returncode == 0
+    assert run("test", str(tmp_path / "robots.txt"), "/x").returncode == 1
+    assert run("lint", str(tmp_path / "robots.txt")).returncode == 0
+
+
+def test_batch_and_audit_ask_for_their_extra_in_one_line(monkeypatch, capsys, tmp_path):
+    """``batch`` and ``audit`` need their tables' libraries whatever their input: one line, exit 2."""
+    monkeypatch.setitem(sys.modules, "pyarrow", None)
+    urls = tmp_path / "urls.txt"
+    urls.write_text("https://127.0.0.1:9/x\n")
+    assert cli.main(["batch", "--urls", str(urls), "-o", str(tmp_path / "out.csv")]) == 2
+    assert capsys.readouterr().err == "robotrules: error: robotrules batch needs pyarrow: pip install 'robotrules[batch]'\n"
+    assert cli.main(["audit", "--sites", str(urls), "-o", str(tmp_path / "out.csv")]) == 2
+    assert capsys.readouterr().err == "robotrules: error: robotrules audit needs pyarrow: pip install 'robotrules[audit]'\n"
+    assert not (tmp_path / "out.csv").exists()
 
 
 def test_the_bare_command_shows_the_help(robotrules):
@@ -73,7 +144,8 @@ def test_main_returns_the_exit_code_in_process(capsys, tmp_path):
 
 
 def test_missing_click_gives_the_install_hint(monkeypatch, capsys):
-    """DESIGN 12: a missing extra is a one-line message, not a traceback."""
+    """DESIGN 12: click is a dependency, but an install without it (``--no-deps``) gets a one-line
+    message, not a traceback."""
     monkeypatch.setitem(sys.modules, "click", None)
     assert cli.main(["demo"]) == 2
     assert capsys.readouterr().err == "robotrules: the command line needs click: pip install 'robotrules[cli]'\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.servers.http import respond
 
-from .conftest import ROBOTS, assert_clean_error, json_lines
+from .conftest import ROBOTS, assert_clean_error, json_results
 
 
 def test_fetch_shows_the_state_status_size_and_sitemaps(robotrules, site):
@@ -13,7 +13,7 @@ def test_fetch_shows_the_state_status_size_and_sitemaps(robotrules, site):
     assert done.returncode == 0
     lines = done.stdout.splitlines()
     assert lines[0] == server.url()
-    assert lines[1].startswith("    its rules decide (200") and lines[1].endswith("cache miss, age 0s")
+    assert lines[1] == "    its rules decide (200); fetched just now"
     assert lines[2] == f"    status 200, {len(ROBOTS)} bytes"
     assert lines[3] == "    sitemap: https://example.com/sitemap.xml"
 
@@ -37,26 +37,26 @@ def test_fetch_body_prints_the_file_exactly(robotrules, site):
 def test_fetch_refresh_fetches_again_and_says_miss(robotrules, site):
     server = site()
     robotrules("fetch", server.url())
-    assert "cache hit" in robotrules("fetch", server.url()).stdout
+    assert "; --refresh fetches now" in robotrules("fetch", server.url()).stdout
     done = robotrules("fetch", "--refresh", server.url())
-    assert "cache miss, age 0s" in done.stdout and server.hits("/robots.txt") == 2
+    assert "fetched just now" in done.stdout and server.hits("/robots.txt") == 2
 
 
 def test_fetch_json_is_the_state_with_the_body_on_request(robotrules, site):
     server = site()
-    rows = json_lines(robotrules("fetch", "--json", "--body", server.url("/p")).stdout)
+    rows = json_results(robotrules("fetch", "--json", "--body", server.url("/p")).stdout)
     row = rows[0]
     assert (row["url"], row["robots_url"], row["status"], row["kind"], row["cache"]) == (
         server.url("/p"), server.url(), 200, "rules", "miss")
     assert row["body"] == ROBOTS.decode() and row["size"] == len(ROBOTS)
     assert row["sitemaps"] == ["https://example.com/sitemap.xml"]
-    assert "body" not in json_lines(robotrules("fetch", "--json", server.url("/p")).stdout)[0]
+    assert "body" not in json_results(robotrules("fetch", "--json", server.url("/p")).stdout)[0]
 
 
 def test_fetch_of_a_site_without_robots_txt_says_everything_is_allowed(robotrules, site):
     server = site(respond(404))
     done = robotrules("fetch", server.url())
-    assert done.returncode == 0 and "everything allowed (404" in done.stdout
+    assert done.returncode == 0 and "no robots.txt (404): Google treats a missing robots.txt as allow all" in done.stdout
     done = robotrules("fetch", "--body", server.url())
     assert done.stdout == "" and "robotrules: note: no robots.txt body" in done.stderr
 
@@ -79,6 +79,6 @@ def test_robots_url_prints_the_governing_url_and_reports_bad_ones(robotrules):
 
 def test_robots_url_json(robotrules):
     done = robotrules("robots-url", "--json", "https://a.example/x", "nope")
-    assert json_lines(done.stdout) == [{"url": "https://a.example/x", "robots_url": "https://a.example/robots.txt"},
+    assert json_results(done.stdout) == [{"url": "https://a.example/x", "robots_url": "https://a.example/robots.txt"},
                                        {"url": "nope", "error": "not an absolute URL with a host: 'nope'"}]
     assert done.returncode == 2

@@ -23,7 +23,9 @@ def test_findings_are_printed_as_a_compiler_prints_them(robotrules, tmp_path):
     lines = done.stdout.splitlines()
     assert lines[0] == "robots.txt:2:1: error invalid-line: not a 'field: value' line; ignored: 'this is not a rule'"
     assert lines[1].startswith("robots.txt:3:3: warning field-typo: ")
-    assert lines[2].startswith("robots.txt:4:11: warning path-without-slash: ")
+    assert lines[2] == "    fix: Disallow: /x"
+    assert lines[3].startswith("robots.txt:4:11: warning path-without-slash: ")
+    assert lines[4] == "    fix: disallow: /private"
     assert done.stderr == "robots.txt: 1 error, 2 warnings\n"
     assert not REQUIREMENT_ID.search(done.stdout)
 
@@ -59,7 +61,7 @@ def test_json_is_one_document_with_counts(robotrules, tmp_path):
     data = json.loads(done.stdout)
     assert (data["source"], data["errors"], data["warnings"]) == ("robots.txt", 1, 2)
     assert data["diagnostics"][1] == {"line": 3, "column": 3, "severity": "warning", "code": "field-typo",
-                                      "message": data["diagnostics"][1]["message"]}
+                                      "message": data["diagnostics"][1]["message"], "fix": "Disallow: /x"}
     assert done.returncode == 1
 
 
@@ -110,7 +112,7 @@ def test_a_live_robots_txt_is_linted(robotrules, site):
 def test_a_live_site_without_a_robots_txt_has_nothing_to_lint(robotrules, site):
     server = site(respond(404))
     error = assert_clean_error(robotrules("lint", server.url()))
-    assert f"cannot lint {server.url()}: everything allowed (404" in error
+    assert f"cannot lint {server.url()}: no robots.txt (404)" in error
 
 
 def test_an_unsupported_url_is_an_input_error(robotrules):
@@ -122,3 +124,29 @@ def test_the_mode_changes_what_is_valid(robotrules, tmp_path):
     google = robotrules("lint", "robots.txt")
     assert "missing-colon" in google.stdout and google.returncode == 0
     assert robotrules("lint", "--mode", "nonsense", "robots.txt").returncode == 2
+
+
+def test_a_finding_with_an_obvious_fix_shows_the_line_as_it_should_be_written(robotrules, tmp_path):
+    """Issue #19 item 8: in text a second line "fix: ...", in JSON the field ``fix`` (null without one)."""
+    (tmp_path / "robots.txt").write_bytes(b"User-agent: *\nDisallow: admin/\nContent-Signals: ai-train=no\n"
+                                          b"Content-Usage: Train-AI=n\nDisallow:\n")
+    lines = robotrules("lint", "robots.txt").stdout.splitlines()
+    assert lines[1] == "    fix: Disallow: /admin/"
+    assert lines[3] == "    fix: Content-Signal: ai-train=no"
+    assert "    fix: Content-Usage: train-ai=n" in lines
+    data = json.loads(robotrules("lint", "--json", "robots.txt").stdout)
+    fixes = {(d["line"], d["code"]): d["fix"] for d in data["diagnostics"]}
+    assert fixes[(2, "path-without-slash")] == "Disallow: /admin/"
+    assert fixes[(3, "signal-misspelt")] == "Content-Signal: ai-train=no"
+    assert fixes[(4, "usage-unreadable")] == "Content-Usage: train-ai=n"
+    assert fixes[(5, "empty-rule")] is None
+
+
+def test_json_columns_are_one_based_and_the_whole_file_has_null_line_and_column(robotrules, tmp_path):
+    """Issue #19 item 9: JSON counts as the text does (column 1 for a finding about a whole line)."""
+    (tmp_path / "robots.txt").write_bytes(b"\xef\xbb\xbfUser-agent: *\nDisallow:\n" + b"#" * 600_000)
+    data = json.loads(robotrules("lint", "--json", "robots.txt").stdout)
+    where = {d["code"]: (d["line"], d["column"]) for d in data["diagnostics"]}
+    assert where["size-limit"] == (None, None)
+    assert where["empty-rule"] == (2, 1)
+    assert all(d["column"] is None or d["column"] >= 1 for d in data["diagnostics"])

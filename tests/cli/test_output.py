@@ -12,7 +12,7 @@ from pathlib import Path
 
 from tests.servers.http import respond
 
-from .conftest import REQUIREMENT_ID, SCRIPT, json_lines
+from .conftest import REQUIREMENT_ID, SCRIPT, json_lines, json_results
 
 ANSI = "\x1b["
 
@@ -84,20 +84,20 @@ def test_no_progress_bar_when_stderr_is_not_a_terminal(robotrules, site, tmp_pat
     server = site()
     (tmp_path / "urls.txt").write_text("".join(f"{server.url(f'/p{n}')}\n" for n in range(200)))
     done = robotrules("check", "--urls", "urls.txt", "--json")
-    assert len(json_lines(done.stdout)) == 200
+    assert len(json_results(done.stdout)) == 200
     assert done.stderr == ""
 
 
 def test_a_progress_bar_on_a_terminal_while_results_go_to_a_file(tmp_path, cli_env, site):
     """A long run with its results redirected shows its progress on the terminal (stderr), and the
-    results themselves stay clean JSON Lines."""
+    results themselves stay one clean JSON document."""
     server = site()
     (tmp_path / "urls.txt").write_text("".join(f"{server.url(f'/p{n}')}\n" for n in range(200)))
     code, shown, results = _on_terminal(["check", "--urls", "urls.txt", "--json"], cwd=tmp_path, env=cli_env,
                                         stream="stderr")
     assert code == 0
     assert "checking" in shown and "100%" in shown
-    assert len(json_lines(results)) == 200
+    assert len(json_results(results)) == 200
     code, shown, _ = _on_terminal(["check", "--no-progress", "--urls", "urls.txt", "--json"], cwd=tmp_path,
                                   env=cli_env, stream="stderr")
     assert shown == ""
@@ -105,9 +105,9 @@ def test_a_progress_bar_on_a_terminal_while_results_go_to_a_file(tmp_path, cli_e
 
 def test_results_stream_from_stdin_one_line_per_url(tmp_path, cli_env, site):
     """Each verdict is written as soon as it is known: the first answer arrives while stdin is
-    still open (thousands of URLs need not be read first)."""
+    still open (thousands of URLs need not be read first); in JSON, behind --jsonl (issue #19)."""
     server = site()
-    process = subprocess.Popen([SCRIPT, "check", "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+    process = subprocess.Popen([SCRIPT, "check", "--jsonl"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, cwd=tmp_path, env=cli_env)
     try:
         assert process.stdin is not None and process.stdout is not None

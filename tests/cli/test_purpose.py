@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from tests.servers.http import respond
 
-from .conftest import json_lines
+from .conftest import json_lines, json_results
 
 DRAFT = (b"User-agent: *\nAllow: /\nDisallow: /never/\nContent-Usage: train-ai=n\n"
          b"Content-Usage: /ai-ok/ train-ai=y\n")
@@ -45,7 +45,7 @@ def test_purpose_sets_the_exit_code_on_a_refusal_only(console_script, tmp_path):
 def test_json_verdicts_carry_the_preferences_and_their_lines(console_script, tmp_path):
     """A3: every JSON verdict has preferences (null where not crawlable) and preference_lines."""
     (tmp_path / "robots.txt").write_bytes(DRAFT)
-    rows = json_lines(console_script("test", "robots.txt", "--json", "/test", "/never/x").stdout)
+    rows = json_results(console_script("test", "robots.txt", "--json", "/test", "/never/x").stdout)
     assert rows[0]["preferences"] == {"train-ai": False, "search": None, "ai-input": None}
     assert rows[0]["preference_lines"] == [4]
     assert rows[1]["preferences"] == {"train-ai": None, "search": None, "ai-input": None}
@@ -68,7 +68,7 @@ def test_a_crawler_that_ignores_the_global_group_is_decided_without_it(console_s
     done = console_script("test", "robots.txt", "-a", "AdsBot-Google", "-a", "Googlebot", "/page")
     assert done.returncode == 1  # Googlebot is disallowed by the * group
     assert "no group names AdsBot-Google, and it ignores the group 'user-agent: *'" in done.stdout
-    rows = json_lines(console_script("test", "robots.txt", "--json", "-a", "AdsBot-Google", "/page").stdout)
+    rows = json_results(console_script("test", "robots.txt", "--json", "-a", "AdsBot-Google", "/page").stdout)
     assert rows[0]["allowed"] is True and rows[0]["ignored_global"] is True and rows[0]["group"] is None
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.servers.http import respond
 
-from .conftest import ROBOTS, assert_clean_error, json_lines
+from .conftest import ROBOTS, assert_clean_error, json_results
 
 DRAFT = b"User-agent: *\nDisallow: /private\nAllow: /private/open\n\nUser-agent: Googlebot\nDisallow: /nogoogle\n"
 
@@ -25,7 +25,7 @@ def test_agents_are_matched_on_their_product_token(robotrules, tmp_path):
     """G3: -a Googlebot/2.1 is Googlebot, whose own group applies (not the * group)."""
     (tmp_path / "robots.txt").write_bytes(DRAFT)
     done = robotrules("test", "robots.txt", "-a", "Googlebot/2.1", "--json", "/nogoogle", "/private/x")
-    rows = json_lines(done.stdout)
+    rows = json_results(done.stdout)
     assert [(r["token"], r["group"], r["allowed"]) for r in rows] == [("Googlebot", "googlebot", False),
                                                                        ("Googlebot", "googlebot", True)]
     assert rows[0]["source"] == "robots.txt" and rows[0]["robots"] is None
@@ -59,7 +59,7 @@ def test_an_expectations_file_guards_pages_with_mixed_verdicts(robotrules, tmp_p
     (tmp_path / "expect.txt").write_text("# the pages that matter\nallow /\ndisallow /private/x\n\nallow /private/open\n")
     done = robotrules("test", "robots.txt", "--expect-file", "expect.txt", "--json")
     assert done.returncode == 0
-    rows = json_lines(done.stdout)
+    rows = json_results(done.stdout)
     assert [(r["url"], r["expected"], r["as_expected"]) for r in rows] == [
         ("/", "allowed", True), ("/private/x", "disallowed", True), ("/private/open", "allowed", True)]
     (tmp_path / "expect.txt").write_text("disallow /\n")
@@ -76,14 +76,14 @@ def test_a_bad_expectations_line_is_an_input_error(robotrules, tmp_path):
 
 def test_the_draft_can_come_from_stdin(robotrules):
     done = robotrules("test", "-", "/private/x", "--json", stdin=DRAFT)
-    assert [r["allowed"] for r in json_lines(done.stdout)] == [False]
-    assert json_lines(done.stdout)[0]["source"] == "<stdin>"
+    assert [r["allowed"] for r in json_results(done.stdout)] == [False]
+    assert json_results(done.stdout)[0]["source"] == "<stdin>"
 
 
 def test_urls_can_come_from_stdin_or_a_file(robotrules, tmp_path):
     (tmp_path / "robots.txt").write_bytes(DRAFT)
     done = robotrules("test", "robots.txt", "--json", stdin="/a\n# no\n/private/b\n")
-    assert [r["url"] for r in json_lines(done.stdout)] == ["/a", "/private/b"]
+    assert [r["url"] for r in json_results(done.stdout)] == ["/a", "/private/b"]
     (tmp_path / "urls.txt").write_text("/c\n")
     done = robotrules("test", "robots.txt", "--urls", "urls.txt", "--expect", "allowed")
     assert done.returncode == 0
@@ -106,7 +106,7 @@ def test_a_url_that_is_not_a_url_or_path_is_an_input_error(robotrules, tmp_path)
     assert done.returncode == 2
     assert "ALLOWED     /ok" in done.stdout
     assert done.stderr == ("robotrules: error: 'private' is neither an absolute URL (https://example.com/page) "
-                           "nor a path starting with '/'\n")
+                           "nor a path starting with '/'; did you mean '/private'?\n")
 
 
 BROKEN_URLS = ["http://", "http://exa mple.com/page", "http://[::1/page", "http://example.com:99999/page",
@@ -141,13 +141,13 @@ def test_an_empty_draft_allows_everything(robotrules, tmp_path):
 
 
 def test_a_live_robots_txt_is_fetched_and_tested(robotrules, site):
-    """A URL as the source: the live file governing it (through the cache), with its state."""
+    """A URL as the source: the live file governing it (fetched now; --cached reads the cache), with its state."""
     server = site()
     done = robotrules("test", server.url("/"), "-a", "FooBot/1.2", "/Private/x", "--expect", "disallowed")
     assert done.returncode == 0
     assert done.stdout.startswith(f"robots.txt: {server.url()}: its rules decide (200")
     assert "by line 2: 'DisAllow: /Private  # note'" in done.stdout
-    row = json_lines(robotrules("test", server.url("/"), "--json", "/tmp/x").stdout)[0]
+    row = json_results(robotrules("test", server.url("/"), "--cached", "--json", "/tmp/x").stdout)[0]
     assert row["allowed"] is False and row["robots"]["cache"] == "hit" and row["source"] == server.url()
 
 
@@ -156,12 +156,12 @@ def test_a_live_404_allows_everything_and_a_503_disallows_everything_and_says_so
     missing = site(respond(404))
     done = robotrules("test", missing.url("/"), "/x", "--expect", "allowed")
     assert done.returncode == 0
-    assert "everything allowed (404" in done.stdout.splitlines()[0]
+    assert "no robots.txt (404): Google treats a missing robots.txt as allow all" in done.stdout.splitlines()[0]
     down = site(respond(503))
     done = robotrules("test", down.url("/"), "/x", "--expect", "allowed")
     assert done.returncode == 1
-    assert "everything disallowed" in done.stdout.splitlines()[0]
-    assert "says disallow everything" in done.stderr
+    assert "Google treats an unreachable robots.txt as disallow all" in done.stdout.splitlines()[0]
+    assert "got disallowed (could not fetch robots.txt (server error 503))" in done.stderr
 
 
 def test_an_unsupported_url_as_source_is_an_input_error(robotrules):
@@ -170,7 +170,7 @@ def test_an_unsupported_url_as_source_is_an_input_error(robotrules):
 
 def test_json_verdicts_of_a_draft_have_the_shared_shape(robotrules, tmp_path):
     (tmp_path / "robots.txt").write_bytes(ROBOTS)
-    rows = json_lines(robotrules("test", "robots.txt", "-a", "FooBot", "--json", "/Private/a").stdout)
+    rows = json_results(robotrules("test", "robots.txt", "-a", "FooBot", "--json", "/Private/a").stdout)
     assert rows[0]["text"] == "DisAllow: /Private  # note"
     assert rows[0]["explanation"] == "disallowed for FooBot by line 2: 'DisAllow: /Private  # note' (group for 'foobot')"
 

@@ -100,7 +100,7 @@ def test_check_says_why_with_line_status_cache_state_and_age(server, make_client
     clock.advance(3600)
     again = client.check(url, "bot")
     assert (again.state.cache, again.state.age) == ("hit", 3600)
-    assert "line 2" in again.explain() and "cache hit" in again.explain()
+    assert "line 2" in again.explain() and "cached 60 min ago" in again.explain()
 
 
 @pytest.mark.parametrize("status", [401, 403, 404, 410])

@@ -16,7 +16,7 @@ EXPECTED_ALL = [
     "CODES", "MODES",
     "AddressPolicy", "AsyncFetcher", "AsyncRobotsClient", "BlockedAddress", "CheckResult", "ContentUsage", "Decision",
     "Diagnostic", "Extension", "Fetcher", "Group", "InvalidURL", "MemoryStore", "MissingExtra", "Policy", "RedisStore",
-    "RequestRate", "RobotsClient", "RobotsDisallowed", "RobotsError", "RobotsState", "RobotsTxt", "Rule", "SQLiteStore",
+    "RequestRate", "RobotsClient", "RobotsDisallowed", "RobotsError", "RobotsInputWarning", "RobotsState", "RobotsTxt", "Rule", "SQLiteStore",
     "Statement", "Store", "StoreError", "UnsupportedScheme", "Usage",
     "combine", "lint", "parse", "parse_statement", "robots_scope", "robots_url", "same_scope", "user_agent_token",
 ]

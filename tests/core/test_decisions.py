@@ -6,6 +6,9 @@ import pytest
 
 import robotrules
 
+# These tests pass odd agents and URLs on purpose (issue #19: they warn, tests/core/test_input_warnings.py).
+pytestmark = pytest.mark.filterwarnings("ignore::robotrules.RobotsInputWarning")
+
 BODY = b"""\
 user-agent: googlebot-news
 disallow: /fish

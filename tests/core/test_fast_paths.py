@@ -18,6 +18,9 @@ from robotrules.core.pattern import google_escape, rfc_normalise_pattern
 from robotrules.core.rules import ALLOW_BIT, rank
 from tests.hypo import examples
 
+# These tests pass odd agents and URLs on purpose (issue #19: they warn, tests/core/test_input_warnings.py).
+pytestmark = pytest.mark.filterwarnings("ignore::robotrules.RobotsInputWarning")
+
 KEYS = ["user-agent", "User-agent", "USER-AGENT", "Disallow", "disallow", "Allow", "ALLOW", "Sitemap",
         "useragent", "dissallow", "crawl-delay", "Disallow ", " Allow", "foo", ""]
 VALUES = ["/", "", "/a", "/a*b", "/a$", "*", "/%7e", "/\u00e9", "googlebot", "* x", "/a#c", " /b ", "\t/c\x0b"]

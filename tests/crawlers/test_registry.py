@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from robotrules import crawlers, parse, user_agent_token
+from robotrules import RobotsInputWarning, crawlers, parse, user_agent_token
 from robotrules.crawlers import (
     COMMUNITY,
     CRAWLERS,
@@ -56,12 +56,14 @@ def test_every_token_is_what_google_reads_from_the_name() -> None:
 
 def test_a_group_naming_a_crawler_applies_to_the_token_the_registry_gives() -> None:
     """G3, A8: 'User-agent: AI2Bot' is a group for 'AI', the registry's token for AI2Bot; the name
-    itself, not being a product token, selects nothing (the reference compares it whole)."""
+    itself, not being a product token, selects nothing (the reference compares it whole), and the
+    core says so (RobotsInputWarning, with the token to pass)."""
     crawler = by_token("AI2Bot")
     assert crawler is not None and (crawler.token, crawler.token_valid) == ("AI", False)
     robots = parse("User-agent: AI2Bot\nDisallow: /\n")
     assert not robots.allowed("https://example.com/a", crawler.token)
-    assert robots.allowed("https://example.com/a", crawler.name)
+    with pytest.warns(RobotsInputWarning, match="pass its product token 'AI'"):
+        assert robots.allowed("https://example.com/a", crawler.name)
 
 
 def test_the_registry_holds_every_agent_of_the_ai_robots_txt_snapshot() -> None:

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import robotrules
-from robotrules.diff import CrawlDelayChange, RuleChange, VerdictChange, diff, representative_url
+from robotrules.diff import CrawlDelayChange, RuleChange, VerdictChange, diff, reads_crawl_delay, representative_url
 
 BASE = b"""\
 user-agent: *
@@ -88,7 +88,7 @@ def test_added_disallow_is_reported_with_its_verdicts():
     new = BASE + b"disallow: /drafts/\n"
     result = diff(BASE, new)
     assert _rules(result) == [("added", "googlebot", "disallow", "/drafts/", 0, 7)]
-    assert _verdicts(result) == [("https://example.com/drafts/", "googlebot", True, False)]
+    assert _verdicts(result) == [("/drafts/", "googlebot", True, False)]
     (verdict,) = result.verdicts
     assert (verdict.old_line, verdict.new_line, verdict.old_rule, verdict.new_rule) == (0, 7, "", "disallow: /drafts/")
 
@@ -97,7 +97,7 @@ def test_removed_disallow_is_reported_with_its_verdicts():
     new = BASE.replace(b"disallow: /private/\n", b"")
     result = diff(BASE, new)
     assert _rules(result) == [("removed", "*", "disallow", "/private/", 2, 0)]
-    assert _verdicts(result) == [("https://example.com/private/", "*", False, True)]
+    assert _verdicts(result) == [("/private/", "*", False, True)]
 
 
 def test_allow_disallow_flip_is_a_changed_rule():
@@ -105,7 +105,7 @@ def test_allow_disallow_flip_is_a_changed_rule():
     new = BASE.replace(b"disallow: /nogoogle", b"allow: /nogoogle")
     result = diff(BASE, new)
     assert _rules(result) == [("changed", "googlebot", "allow", "/nogoogle", 6, 6)]
-    assert _verdicts(result) == [("https://example.com/nogoogle", "googlebot", False, True)]
+    assert _verdicts(result) == [("/nogoogle", "googlebot", False, True)]
 
 
 def test_rule_of_a_group_naming_several_agents_is_reported_per_agent():
@@ -113,7 +113,7 @@ def test_rule_of_a_group_naming_several_agents_is_reported_per_agent():
     new = b"user-agent: foo\nuser-agent: bar\ndisallow: /x\ndisallow: /y\n"
     result = diff(old, new)
     assert [(c.change, c.agent, c.value) for c in result.rules] == [("added", "bar", "/y"), ("added", "foo", "/y")]
-    assert [(v.agent, v.url) for v in result.verdicts] == [("bar", "https://example.com/y"), ("foo", "https://example.com/y")]
+    assert [(v.agent, v.url) for v in result.verdicts] == [("bar", "/y"), ("foo", "/y")]
 
 
 def test_agent_no_longer_named_falls_back_to_the_star_group():
@@ -127,8 +127,8 @@ def test_agent_no_longer_named_falls_back_to_the_star_group():
         ("removed", "googlebot", "disallow", "/nogoogle", 6, 0),
     ]
     assert sorted(_verdicts(result)) == [
-        ("https://example.com/nogoogle", "googlebot", False, True),
-        ("https://example.com/private/", "googlebot", True, False),
+        ("/nogoogle", "googlebot", False, True),
+        ("/private/", "googlebot", True, False),
     ]
 
 
@@ -146,17 +146,17 @@ def test_verdict_changes_for_given_urls_and_agents():
     """The caller's URLs are checked for the caller's agents; an agent no group names gets the ``*`` group."""
     new = BASE.replace(b"allow: /private/public", b"allow: /private/public/")
     result = diff(BASE, new, agents=["Googlebot", "Bingbot"], urls=["/private/publication", "https://h/private/public/x"])
-    assert result.agents == ["googlebot", "bingbot"]
+    assert result.agents == ["googlebot", "Bingbot"]  # as the file writes it, else as the caller does
     assert _verdicts(result) == [  # the caller's URLs first, then the representative URLs
-        ("/private/publication", "bingbot", True, False),
-        ("https://example.com/private/public", "bingbot", True, False),
+        ("/private/publication", "Bingbot", True, False),
+        ("/private/public", "Bingbot", True, False),
     ]
     verdict = result.verdicts[0]
     assert (verdict.old_line, verdict.new_line) == (3, 2)
     assert (verdict.old_rule, verdict.new_rule) == ("allow: /private/public", "disallow: /private/")
     assert _rules(result) == [
-        ("removed", "bingbot", "allow", "/private/public", 3, 0),
-        ("added", "bingbot", "allow", "/private/public/", 0, 3),
+        ("removed", "Bingbot", "allow", "/private/public", 3, 0),
+        ("added", "Bingbot", "allow", "/private/public/", 0, 3),
     ]
 
 
@@ -203,10 +203,11 @@ def test_to_dict_is_json_ready():
     assert data["agents"] == ["*", "googlebot"]
     assert data["rules"] == [{"change": "changed", "agent": "googlebot", "kind": "allow", "value": "/nogoogle",
                               "old_line": 6, "new_line": 6}]
-    assert data["verdicts"][0] == {"url": "https://example.com/nogoogle", "agent": "googlebot", "old_allowed": False,
+    assert data["verdicts"][0] == {"url": "/nogoogle", "agent": "googlebot", "old_allowed": False,
                                    "new_allowed": True, "old_line": 6, "new_line": 6,
                                    "old_rule": "disallow: /nogoogle", "new_rule": "allow: /nogoogle"}
-    assert data["crawl_delays"] == [{"agent": "googlebot", "old": None, "new": 1.0}]
+    assert data["crawl_delays"] == []  # Google's crawlers ignore crawl-delay
+    assert data["ignored_crawl_delays"] == [{"agent": "googlebot", "old": None, "new": 1.0}]
     assert (data["sitemaps_added"], data["sitemaps_removed"]) == (["https://h/s.xml"], [])
 
 
@@ -224,13 +225,13 @@ def test_changes_are_immutable_values():
 @pytest.mark.parametrize(
     ("pattern", "url"),
     [
-        ("/private/", "https://example.com/private/"),
-        ("/shop/*.pdf$", "https://example.com/shop/.pdf"),
-        ("/*?session=", "https://example.com/?session="),
-        ("*.gif", "https://example.com/.gif"),
-        ("/a$b", "https://example.com/a$b"),  # a "$" before the end is literal
-        ("*", "https://example.com/"),
-        ("fish", "https://example.com/fish"),
+        ("/private/", "/private/"),
+        ("/shop/*.pdf$", "/shop/.pdf"),
+        ("/*?session=", "/?session="),
+        ("*.gif", "/.gif"),
+        ("/a$b", "/a$b"),  # a "$" before the end is literal
+        ("*", "/"),
+        ("fish", "/fish"),
         ("", None),
     ],
 )
@@ -244,7 +245,13 @@ def test_representative_url_is_the_literal_part_of_the_pattern(pattern, url):
 
 def test_representative_url_keeps_operators_literal_without_wildcards():
     """L: the 1994 standard has no wildcards; "*" and "$" are characters of the path."""
-    assert representative_url("/a*b$", wildcards=False) == "https://example.com/a*b$"
+    assert representative_url("/a*b$", wildcards=False) == "/a*b$"
+
+
+def test_representative_url_is_on_the_origin_given():
+    """S1: the file's own site, when the caller knows it; a final "/" of the origin is not doubled."""
+    assert representative_url("/shop/*.pdf$", origin="https://shop.test") == "https://shop.test/shop/.pdf"
+    assert representative_url("fish", origin="http://127.0.0.1:8080/") == "http://127.0.0.1:8080/fish"
 
 
 # -- modes and robustness --------------------------------------------------------------------
@@ -258,7 +265,7 @@ def test_modes_apply_to_both_files():
     result = diff(old, new, mode="rfc9309")
     assert _rules(result) == [("removed", "*", "disallow", "/x", 2, 0)]
     legacy = diff(b"user-agent: *\ndisallow: /x\n", b"user-agent: *\ndisallow: /x*\n", mode="legacy1994")
-    assert _verdicts(legacy) == [("https://example.com/x", "*", False, True)]
+    assert _verdicts(legacy) == [("/x", "*", False, True)]
     with pytest.raises(ValueError, match="mode"):
         diff(old, new, mode="bing")
 
@@ -306,6 +313,59 @@ def test_a_500_kb_file_diffs():
     assert len(result.agents) == 41
     flipped = {(c.agent, c.value) for c in result.rules if c.change == "changed"}
     assert ("*", "/public-7/*.css$") in flipped and ("bot-aa", "/section-13/page-91.html") in flipped
-    assert ("https://example.com/section-13/page-91.html", "bot-aa", False, True) in _verdicts(result)
-    assert ("https://example.com/public-7/.css", "*", True, False) in _verdicts(result)
+    assert ("/section-13/page-91.html", "bot-aa", False, True) in _verdicts(result)
+    assert ("/public-7/.css", "*", True, False) in _verdicts(result)
     assert not diff(old, old).changed
+
+
+# -- issue #19-10: the file's own host, crawl delays that matter, names as written ------------------
+
+
+def test_representative_urls_are_paths_without_an_origin_and_on_the_origin_given():
+    """S1: a robots.txt says nothing of its host: its rules are probed as paths, or on the site
+    the caller names; never on a made-up host."""
+    old, new = b"user-agent: *\n", b"user-agent: *\ndisallow: /drafts/\n"
+    assert _verdicts(diff(old, new)) == [("/drafts/", "*", True, False)]
+    on_site = diff(old, new, origin="https://shop.test", urls=["/given"])
+    assert _verdicts(on_site) == [("https://shop.test/drafts/", "*", True, False)]
+
+
+def test_agents_are_named_as_the_files_write_them():
+    """G3: tokens compare case-insensitively, but each crawler is reported as written (the new
+    file's spelling first, the token of a value with a version: "Bingbot/2.0" gives "Bingbot")."""
+    old = b"User-agent: GoogleBot\nDisallow: /a\n\nUser-agent: Bingbot/2.0\nDisallow: /b\n"
+    new = b"User-agent: Googlebot\nDisallow: /a\n\nUser-agent: Bingbot/2.0\nDisallow: /c\n\nUser-agent: GPTBot\nDisallow: /\n"
+    result = diff(old, new)
+    assert result.agents == ["*", "Bingbot", "Googlebot", "GPTBot"]  # in the order of their tokens
+    assert {c.agent for c in result.rules} == {"Bingbot", "GPTBot"}
+    assert diff(old, new, agents=["gptbot", "CCBot"]).agents == ["GPTBot", "CCBot"]
+
+
+def test_crawl_delay_of_google_crawlers_is_listed_apart_and_is_no_change():
+    """N2: Google's crawlers ignore crawl-delay; a change only they see is not a change."""
+    old = b"User-agent: Googlebot\nUser-agent: AdsBot-Google\nDisallow: /a\nCrawl-delay: 5\n"
+    new = b"User-agent: Googlebot\nUser-agent: AdsBot-Google\nDisallow: /a\nCrawl-delay: 10\n"
+    result = diff(old, new)
+    assert not result.changed and result.crawl_delays == []
+    assert result.ignored_crawl_delays == [CrawlDelayChange("AdsBot-Google", 5.0, 10.0),
+                                           CrawlDelayChange("Googlebot", 5.0, 10.0)]
+
+
+def test_crawl_delay_of_other_crawlers_and_the_star_group_is_a_change():
+    """N2: crawlers other than Google's may read crawl-delay, and so may the ``*`` group's."""
+    old = b"User-agent: *\nDisallow: /y\nCrawl-delay: 1\n\nUser-agent: Bingbot\nUser-agent: Googlebot\nDisallow: /x\nCrawl-delay: 5\n"
+    new = b"User-agent: *\nDisallow: /y\nCrawl-delay: 2\n\nUser-agent: Bingbot\nUser-agent: Googlebot\nDisallow: /x\nCrawl-delay: 9\n"
+    result = diff(old, new)
+    assert result.changed
+    assert result.crawl_delays == [CrawlDelayChange("*", 1.0, 2.0), CrawlDelayChange("Bingbot", 5.0, 9.0)]
+    assert result.ignored_crawl_delays == [CrawlDelayChange("Googlebot", 5.0, 9.0)]
+
+
+@pytest.mark.parametrize(("agent", "reads"), [("*", True), ("Bingbot", True), ("GPTBot", True), ("SomeNewBot", True),
+                                              ("Googlebot", False), ("googlebot-image", False),
+                                              ("Storebot-Google", False), ("GoogleOther", False),
+                                              ("Google-Extended", False), ("AdsBot-Google-Mobile", False)])
+def test_which_crawlers_read_crawl_delay(agent, reads):
+    """N2: Google's crawlers (the registry's operator Google, or a token starting with "google" or
+    ending with "-google") ignore crawl-delay; every other crawler may read it."""
+    assert reads_crawl_delay(agent) is reads

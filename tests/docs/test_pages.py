@@ -54,7 +54,7 @@ def test_lint_codes_table_lists_exactly_the_linters_codes():
         assert not re.search(r"\b[SFCPGRNAL][0-9]+\b", robotrules.CODES[code][1]), f"{code}: the message cites an id"
 
 
-@pytest.mark.parametrize("command", ["check", "test", "lint", "diff", "fetch", "robots-url", "serve", "demo"])
+@pytest.mark.parametrize("command", ["check", "test", "lint", "diff", "fetch", "robots-url", "serve", "demo", "crawlers", "edit"])
 def test_command_line_page_documents_every_option(command: str, tmp_path: Path):
     """docs/guides/cli.md has a section for each command and names each of its long options."""
     pytest.importorskip("click", reason="the command line is the cli extra")

@@ -35,9 +35,10 @@ RUNNER = ["pytest>=8", "hypothesis>=6.100", "jwm.robotstxt>=1.0.8", "http-sf>=1.
 
 BUILD_TIMEOUT = 900
 PROBE = (
-    "import importlib.metadata as m, json, robotrules, robotrules.core.matcher as c;"
+    "import importlib.metadata as m, importlib.util as u, json, robotrules, robotrules.core.matcher as c;"
     "print(json.dumps({'compiled': robotrules.core.COMPILED, 'version': robotrules.__version__,"
-    "'metadata': m.version('robotrules'), 'core': c.__file__}))"
+    "'metadata': m.version('robotrules'), 'core': c.__file__, 'build': robotrules.core.CORE_BUILD,"
+    "'httpx': u.find_spec('httpx') is not None}))"
 )
 
 
@@ -88,6 +89,11 @@ class Venv:
         found: dict[str, object] = json.loads(done.stdout)
         return found
 
+    def command(self, *args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+        """The installed ``robotrules`` console script, whatever its exit code."""
+        return subprocess.run([str(self.path / "bin" / "robotrules"), *args], cwd=cwd or self.path, env=_user_env(),
+                              capture_output=True, text=True, timeout=120, check=False)
+
     def run_suites(self) -> str:
         """The suites, run by this environment's Python against its installed robotrules."""
         # The quick Hypothesis profile: the outer run already runs the thorough one on the same code
@@ -125,29 +131,37 @@ def built(clean: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return dist
 
 
-def test_pip_install_dot_with_extras_gives_the_compiled_core_that_passes_the_suites(source: Path, tmp_path: Path) -> None:
-    """``pip install '.[http,redis,cli]'`` in a fresh venv compiles the core, and the installed
-    compiled core passes the conformance (100% agreement with the reference), spec, core and
-    property suites."""
+def test_pip_install_dot_gives_the_pure_core_one_version_and_a_command_for_local_files(source: Path,
+                                                                                       tmp_path: Path) -> None:
+    """``ROBOTRULES_PURE=1 pip install .`` (pip's isolated build from the source tree, no extras)
+    installs the pure-Python core without trying mypyc, and one source for the version:
+    ``robotrules --version``, ``robotrules.__version__`` and the installed metadata agree, and
+    ``--version`` says which core runs and why. The bare install's ``robotrules`` command works
+    for local files (lint and test with their exit codes, demo); ``check``, which fetches, asks
+    for the ``cli`` extra in one line with exit code 2 before any fetch."""
     venv = Venv(tmp_path / "venv")
-    venv.pip("install", f"{source}[http,redis,cli]")
+    done = venv.pip("install", "-v", source, env=_user_env(ROBOTRULES_PURE="1"))
+    assert "could not be built" not in done.stdout + done.stderr
     found = venv.probe()
-    assert found["compiled"] is True, found
+    assert found["compiled"] is False
+    assert str(found["core"]).endswith(".py")
     assert found["version"] == found["metadata"] == robotrules.__version__
-    assert str(found["core"]).endswith(".so"), found
-    venv.pip("install", *RUNNER)
-    assert " passed" in venv.run_suites()
-
-
-def test_robotrules_version_agrees_with_the_metadata(source: Path, tmp_path: Path) -> None:
-    """One source for the version: ``robotrules --version``, ``robotrules.__version__`` and the
-    installed metadata say the same (pure install: this is about metadata, not the compiled core)."""
-    venv = Venv(tmp_path / "venv")
-    venv.pip("install", f"{source}[cli]", env=_user_env(ROBOTRULES_PURE="1"))
-    found = venv.probe()
-    shown = _run([tmp_path / "venv" / "bin" / "robotrules", "--version"]).stdout
-    assert found["version"] == found["metadata"] == robotrules.__version__
-    assert robotrules.__version__ in shown
+    assert found["httpx"] is False, "a bare install brings no httpx"
+    shown = venv.command("--version")
+    assert shown.stdout == f"robotrules {robotrules.__version__} (pure-Python core: ROBOTRULES_PURE=1 at build)\n"
+    (tmp_path / "robots.txt").write_text("user-agent: *\ndisallow: /private/\n")
+    (tmp_path / "bad.txt").write_text("disallow: /x\nuser-agent: *\n")  # a rule before any group: an error
+    assert venv.command("lint", "robots.txt", cwd=tmp_path).returncode == 0
+    linted = venv.command("lint", "bad.txt", cwd=tmp_path)
+    assert linted.returncode == 1 and "rule-outside-group" in linted.stdout, linted
+    assert venv.command("test", "robots.txt", "/public", cwd=tmp_path).returncode == 0
+    assert venv.command("test", "robots.txt", "/private/x", cwd=tmp_path).returncode == 1
+    assert venv.command("diff", "robots.txt", "bad.txt", cwd=tmp_path).returncode == 1
+    assert venv.command("demo", cwd=tmp_path).returncode == 0
+    checked = venv.command("check", "https://127.0.0.1:9/", cwd=tmp_path)
+    assert checked.returncode == 2, checked
+    assert checked.stderr == "robotrules: error: robotrules check needs httpx: pip install 'robotrules[cli]'\n"
+    assert checked.stdout == ""
 
 
 @pytest.mark.xdist_group("built-dist")  # one worker: one `python -m build` for these three
@@ -199,40 +213,45 @@ def test_the_wheel_metadata_is_ready_to_publish(built: Path) -> None:
     # robotrules.hosts (outside the core): host names mapped with UTS 46 as browsers and httpx
     # map them (S4); the standard library has only IDNA 2003, which maps some to other domains.
     runtime = [r for r in meta.get_all("Requires-Dist") or [] if "extra ==" not in r]
-    assert runtime == ["idna>=3.7"], runtime
+    # click: a bare install's robotrules command works for local files (lint, test, diff, demo).
+    assert runtime == ["idna>=3.7", "click>=8.1"], runtime
 
 
 @pytest.mark.xdist_group("built-dist")  # one worker: one `python -m build` for these three
-def test_the_wheel_built_from_the_sdist_installs_the_compiled_core_and_its_data(built: Path, tmp_path: Path) -> None:
-    """The wheel ``build`` made from the sdist (an isolated build, as ``pip install`` of the sdist
-    runs it) installs in a fresh venv with the compiled core and the crawler registry's data.
-    Installing the wheel, not the sdist again, spares a third compile of the core."""
+def test_the_compiled_wheel_built_from_the_sdist_passes_the_suites(built: Path, tmp_path: Path) -> None:
+    """The wheel ``build`` made from the sdist (the isolated build ``pip install`` of the sdist
+    runs), installed with extras in a fresh venv, holds the compiled core and the crawler
+    registry's data, and the compiled core passes the conformance (100% agreement with the
+    reference), spec, core and property suites. (One compile serves the sdist round trip and the
+    suites; ``pip install .`` from the tree is the pure install above and the no-compiler one.)"""
     (wheel,) = built.glob("robotrules-*.whl")
     venv = Venv(tmp_path / "venv")
-    venv.pip("install", wheel)
-    assert venv.probe()["compiled"] is True
+    venv.pip("install", f"{wheel}[http,redis,cli]", *RUNNER)
+    found = venv.probe()
+    assert found["compiled"] is True, found
+    assert found["version"] == found["metadata"] == robotrules.__version__
+    assert str(found["core"]).endswith(".so"), found
+    assert found["build"] == "compiled core"
+    assert venv.command("--version").stdout == f"robotrules {robotrules.__version__} (compiled core)\n"
     done = _run([venv.python, "-c", "from robotrules.crawlers import COMMUNITY; print(len(COMMUNITY))"],
                 cwd=tmp_path)
     assert int(done.stdout) == 166
+    assert " passed" in venv.run_suites()
 
 
 def test_without_a_c_compiler_pip_install_falls_back_to_the_pure_core(source: Path, tmp_path: Path) -> None:
     """``CC=false`` (no working C compiler): the install still succeeds, with the pure-Python
-    core and one warning line saying why."""
+    core and one warning line saying why; ``robotrules.core.CORE_BUILD`` and ``robotrules
+    --version`` keep the reason, which pip's quiet output hides."""
     venv = Venv(tmp_path / "venv")
     done = venv.pip("install", "-v", source, env=_user_env(CC="false"))
     warnings = [line for line in (done.stdout + done.stderr).splitlines()
                 if "robotrules: the compiled core could not be built" in line]
     assert len(warnings) == 1, done.stderr[-3000:]
     assert "installing the pure-Python core" in warnings[0]
-    assert venv.probe()["compiled"] is False
-
-
-def test_robotrules_pure_forces_the_pure_core(source: Path, tmp_path: Path) -> None:
-    """``ROBOTRULES_PURE=1 pip install .`` installs the pure-Python core without trying mypyc."""
-    venv = Venv(tmp_path / "venv")
-    done = venv.pip("install", "-v", source, env=_user_env(ROBOTRULES_PURE="1"))
-    assert "could not be built" not in done.stdout + done.stderr
     found = venv.probe()
     assert found["compiled"] is False
-    assert str(found["core"]).endswith(".py")
+    # pip hides the warning; the install itself says why its core is pure Python
+    assert str(found["build"]).startswith("pure-Python core: the compiled core could not be built: "), found
+    shown = venv.command("--version").stdout
+    assert shown == f"robotrules {robotrules.__version__} ({found['build']})\n"

@@ -56,7 +56,7 @@ def test_agents_given_as_headers_or_versioned_names_are_matched_on_their_product
         ("Googlebot/2.1", "Googlebot", False, 6),
         (header, "Googlebot", False, 6),
         ("googlebot", "googlebot", False, 6),
-        ("GPTBot", "GPTBot", True, 0),
+        ("GPTBot", "GPTBot", True, None),  # no deciding line: null (issue #19)
     ]
     assert results[0]["group"] == "googlebot" and results[3]["group"] == "*"
 
@@ -88,9 +88,9 @@ def test_a_missing_robots_txt_allows_everything_and_says_so(api: httpx.Client) -
     """F4: a 404 robots.txt means full allow: no line decides, ``full`` says why."""
     with HTTPServer() as site:
         [verdict] = api.get("/v1/check", params={"url": site.url("/anything")}).json()["results"]
-    assert (verdict["allowed"], verdict["full"], verdict["line"], verdict["text"]) == (True, "allow", 0, None)
+    assert (verdict["allowed"], verdict["full"], verdict["line"], verdict["text"]) == (True, "allow", None, None)
     assert verdict["robots"]["status"] == 404 and verdict["robots"]["kind"] == "allow"
-    assert "says allow everything" in verdict["explanation"]
+    assert "no robots.txt (404)" in verdict["explanation"]
 
 
 def test_a_failing_robots_txt_disallows_everything_and_says_so(api: httpx.Client) -> None:

@@ -24,7 +24,7 @@ def test_draft_verdicts_come_from_the_draft_with_its_lint_findings(api: httpx.Cl
     assert [(r["url"], r["agent"], r["token"], r["allowed"], r["line"]) for r in results] == [
         ("/private/x", "Bingbot/2.0", "Bingbot", False, 2),
         ("/private/x", "Googlebot", "Googlebot", True, 6),
-        ("https://example.com/ok", "Bingbot/2.0", "Bingbot", True, 0),
+        ("https://example.com/ok", "Bingbot/2.0", "Bingbot", True, None),
         ("https://example.com/ok", "Googlebot", "Googlebot", True, 6),
     ]
     assert {r["source"] for r in results} == {"draft"} and {r["robots"] for r in results} == {None}
@@ -57,8 +57,24 @@ def test_lint_lists_findings_with_line_column_and_counts(api: httpx.Client) -> N
     body = response.json()
     assert [(d["line"], d["code"], d["severity"]) for d in body["diagnostics"]] == [
         (2, "field-typo", "warning"), (3, "invalid-line", "error")]
-    assert all(set(d) == {"line", "column", "severity", "code", "message"} for d in body["diagnostics"])
+    assert all(set(d) == {"line", "column", "severity", "code", "message", "fix"} for d in body["diagnostics"])
     assert (body["errors"], body["warnings"]) == (1, 1)
+
+
+def test_lint_findings_carry_their_obvious_fix_and_count_columns_from_one(api: httpx.Client) -> None:
+    """Issue #19 items 8, 9: ``fix`` is the line as it should be written (null without an obvious
+    one); columns are 1-based as in the CLI (1 for a whole line); a finding about the whole file
+    has null line and column."""
+    robots = "\ufeffUser-agent: *\nDisallow: admin/\nContent-Signals: ai-train=no\nDisallow:\n"
+    body = api.post("/v1/lint", json={"robots": robots}).json()
+    found = {d["code"]: (d["line"], d["column"], d["fix"]) for d in body["diagnostics"]}
+    assert found["path-without-slash"] == (2, 11, "Disallow: /admin/")
+    assert found["signal-misspelt"] == (3, 1, "Content-Signal: ai-train=no")
+    assert found["empty-rule"] == (4, 1, None)
+    big = api.post("/v1/lint", json={"robots": "User-agent: *\n" + "#" * 520_000}).json()
+    assert [(d["line"], d["column"]) for d in big["diagnostics"] if d["code"] == "size-limit"] == [(None, None)]
+    draft = api.post("/v1/test", json={"robots": robots, "urls": ["/admin/x"]}).json()
+    assert {(d["line"], d["column"]) for d in draft["diagnostics"]} >= {(2, 11), (4, 1)}
 
 
 def test_lint_of_a_clean_file_finds_nothing(api: httpx.Client) -> None:
@@ -76,7 +92,7 @@ def test_diff_of_two_texts_reports_rule_and_verdict_changes(api: httpx.Client) -
     assert body["changed"] is True and body["agents"] == ["*"]
     assert {(r["change"], r["value"]) for r in body["rules"]} == {("added", "/b"), ("removed", "/a")}
     flipped = {(v["url"], v["old_allowed"], v["new_allowed"]) for v in body["verdicts"]}
-    assert ("/a/page", False, True) in flipped and ("https://example.com/b", True, False) in flipped
+    assert ("/a/page", False, True) in flipped and ("/b", True, False) in flipped  # paths: no made-up host
     assert body["old_robots"] is None and body["new_robots"] is None
 
 
@@ -85,7 +101,7 @@ def test_diff_of_equivalent_files_finds_no_change(api: httpx.Client) -> None:
     body = api.post("/v1/diff", json={"old": "User-agent: *\nDisallow: /a\nDisallow: /b\n",
                                       "new": "user-agent:*\ndisallow:/b\ndisallow: /a\n",
                                       "agents": ["Googlebot/2.1"]}).json()
-    assert body["changed"] is False and body["agents"] == ["googlebot"]
+    assert body["changed"] is False and body["agents"] == ["Googlebot"]
 
 
 def test_diff_takes_a_side_from_the_live_robots_txt(api: httpx.Client, site: HTTPServer) -> None:
@@ -93,7 +109,7 @@ def test_diff_takes_a_side_from_the_live_robots_txt(api: httpx.Client, site: HTT
     body = api.post("/v1/diff", json={"old": "User-agent: *\nDisallow: /private\nAllow: /private/open\n",
                                       "new_url": site.url("/robots.txt"), "agents": ["Googlebot"]}).json()
     assert body["changed"] is True
-    assert ("added", "googlebot", "/nogoogle") in {(r["change"], r["agent"], r["value"]) for r in body["rules"]}
+    assert ("added", "Googlebot", "/nogoogle") in {(r["change"], r["agent"], r["value"]) for r in body["rules"]}
     assert body["old_robots"] is None and body["new_robots"]["robots_url"] == site.url("/robots.txt")
 
 
@@ -128,7 +144,7 @@ def test_diff_agents_are_matched_on_their_product_token(api: httpx.Client) -> No
     """G3: 'Googlebot/2.1' compares the Googlebot group; an agent with no token is a clear 422, not ignored."""
     body = api.post("/v1/diff", json={"old": "User-agent: Googlebot\nDisallow: /a\n", "new": "",
                                       "agents": ["Googlebot/2.1"]}).json()
-    assert body["agents"] == ["googlebot"] and body["changed"] is True
+    assert body["agents"] == ["Googlebot"] and body["changed"] is True
     message = error_of(api.post("/v1/diff", json={"old": "", "new": "", "agents": ["/1.0"]}), 422, "invalid_request")
     assert "product token" in message
 

@@ -75,7 +75,7 @@ def test_healthz_reports_the_version_and_the_store(api: httpx.Client) -> None:
 
 
 ENDPOINTS = {("/v1/check", "get"), ("/v1/check", "post"), ("/v1/robots", "get"), ("/v1/test", "post"),
-             ("/v1/lint", "post"), ("/v1/diff", "post"), ("/v1/agents", "get"), ("/healthz", "get"),
+             ("/v1/lint", "post"), ("/v1/diff", "post"), ("/v1/edit", "post"), ("/v1/agents", "get"), ("/healthz", "get"),
              ("/metrics", "get")}
 
 

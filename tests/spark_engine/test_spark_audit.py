@@ -70,3 +70,20 @@ def test_robotrules_audit_engine_spark_writes_the_local_table_and_the_report(spa
                                         "http://missing.test/robots.txt", "http://never.test/robots.txt",
                                         "not a url", "http://html.test/robots.txt"]
     assert (tmp_path / "report.html").read_text(encoding="utf-8").count("<svg") == 5  # 2 of the purpose view
+
+
+def test_spark_counts_a_site_whose_robots_txt_redirects_once_as_the_local_engine_does(spark: Any,
+                                                                                      tmp_path: Path) -> None:
+    """F3: a captured robots.txt that another's redirects end at is no site of its own on either
+    engine (robotrules.batch.audit.redirected_away); a redirect loop keeps both its sites."""
+    from tests.batch.test_report_counts import _redirect_warc
+
+    archive = _redirect_warc(tmp_path)
+    local = audit(archive, ["GPTBot", "*"], processes=1)
+    on_spark = audit([archive], ["GPTBot", "*"], engine="spark")
+    assert sorted(set(on_spark.site)) == sorted(set(local.site)) == [
+        "http://loop-a.test/robots.txt", "http://loop-b.test/robots.txt", "http://moved.test/robots.txt",
+        "http://plain.test/robots.txt"]
+    by_site = local.sort_values(["site", "agent"], kind="stable").reset_index(drop=True)
+    pandas.testing.assert_frame_equal(on_spark.sort_values(["site", "agent"], kind="stable").reset_index(drop=True),
+                                      by_site)

@@ -53,7 +53,7 @@ import multiprocessing
 import os
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
@@ -84,6 +84,7 @@ __all__ = [
     "VERDICTS",
     "AgentPolicy",
     "Verdict",
+    "archive_sites",
     "audit",
     "audit_rows",
     "classify",
@@ -336,9 +337,31 @@ def classify_jobs(jobs: Sequence[Job], agents: Sequence[str], registry: Sequence
     return rows
 
 
+def archive_sites(archive: Archive, policy: Policy | None = None, now: float | None = None) -> Iterator[str]:
+    """The sites of an archive, as robots.txt URLs in the order first seen: every captured one
+    except those where another captured robots.txt's redirects end (F3: a crawler fetched that
+    target to read the first site's file, so it is not one more site). A target counts as a site
+    still when its own redirects lead elsewhere (a loop keeps its members). The rule of
+    :func:`redirected_away`, which the Spark engine applies to the same entries."""
+    policy = policy or Policy()
+    urls = list(archive.robots_urls())
+    entries = {url: archive.entry(url, policy, now) for url in urls}
+    finals = {url: entry.final_url if entry is not None else "" for url, entry in entries.items()}
+    gone = redirected_away(finals)
+    return (url for url in urls if url not in gone)
+
+
+def redirected_away(finals: Mapping[str, str]) -> set[str]:
+    """The robots.txt URLs that are only the end of another's redirects: ``finals`` maps each
+    captured robots.txt URL to where its redirects ended ("" or itself: none); a URL is left out
+    when some other URL's redirects end at it and its own end nowhere else."""
+    return {final for url, final in finals.items()
+            if final and final != url and final in finals and finals[final] in ("", final)}
+
+
 def _jobs_from_archive(archive: Archive, sites: Iterable[str] | None, policy: Policy,
                        now: float | None) -> Iterator[Job]:
-    keys = archive.robots_urls() if sites is None else site_keys(sites)
+    keys = archive_sites(archive, policy, now) if sites is None else site_keys(sites)
     for key in keys:
         yield job_of(key, None if key.startswith("!") else archive.entry(key, policy, now))
 

@@ -177,7 +177,8 @@ def _stacked_bars(plt: Any, height: float, counts: Sequence[Counter[str]], label
     axes.invert_yaxis()
     axes.set_xlim(0, 100)
     axes.set_xlabel("share of sites (%)")
-    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -legend_gap - 0.6 / height), ncol=3, frameon=False)
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -legend_gap - 0.6 / height), ncol=3, frameon=False,
+                title="Each bar: the sites, by verdict")
     axes.spines[["top", "right"]].set_visible(False)
     return svg_of(figure, plt)
 
@@ -240,20 +241,24 @@ def render_report(frame: Any, *, title: str = "robots.txt audit", top: int = 20,
                               plt) if rules else ""
     generated = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     parts.append(f"<h1>{as_html(title)}</h1>")
-    parts.append(f'<p class="lead">{len(sites)} site{"s" if len(sites) != 1 else ""}, {len(agents)} '
-                 f"crawler{'s' if len(agents) != 1 else ''}, made {generated}. The rules are read exactly as "
-                 "Google reads them.</p>")
+    pairs = len(frame)
+    parts.append(f'<p class="lead">{len(sites)} site{"s" if len(sites) != 1 else ""} (each robots.txt once: a '
+                 f"site whose robots.txt redirects to another host counts once), {len(agents)} "
+                 f"crawler{'s' if len(agents) != 1 else ''}, {pairs} site × crawler pair{'s' if pairs != 1 else ''}"
+                 f", made {generated}. The rules are read exactly as Google reads them.</p>")
     if bad_records:
         count = len(bad_records)
         parts.append(f'<p class="warning" role="note"><strong>{count:,} damaged record{"s" if count != 1 else ""} '
                      "of the archives skipped</strong>: the sites they held are missing from this report "
                      '(<a href="#damaged">which, and where</a>).</p>')
     totals = Counter(str(v) for v in frame["verdict"])
-    parts.append('<ul class="cards" aria-label="All verdicts">' + "".join(
+    parts.append('<h2 id="totals">All verdicts (site × crawler pairs)</h2><p>Each site counts once for '
+                 "each crawler audited.</p>")
+    parts.append('<ul class="cards" aria-label="All verdicts, in site × crawler pairs">' + "".join(
         f'<li><span class="swatch" style="background:{COLOURS[v]}"></span>{as_html(LABELS[v])}'
         f"<strong>{totals[v]}</strong></li>" for v in VERDICTS) + "</ul>")
     parts.append(_purpose_section(purposes, kinds, frame, purpose_svg, opt_outs, opt_out_svg, len(training) > 0))
-    parts.append('<h2 id="share">Who is blocked</h2>')
+    parts.append('<h2 id="share">Who is blocked (sites, per crawler)</h2>')
     if share:
         plotted = len(agents) - len(tail)
         which = (f"the {WIDE} crawlers most often blocked (of {plotted})" if plotted > WIDE else "each crawler")
@@ -263,20 +268,22 @@ def render_report(frame: Any, *, title: str = "robots.txt audit", top: int = 20,
                                     f"'*' stands for any crawler the files do not name.{rest}",
                              "Stacked bars: for each crawler, the share of sites in each verdict"))
     parts.append(_summary_table(counts, frame, kinds, tail))
-    parts.append('<h2 id="status">How sites answered for robots.txt</h2>')
+    parts.append('<h2 id="status">How sites answered for robots.txt (sites)</h2>')
     if status_svg:
         parts.append(html_figure(status_svg, "HTTP status of each site's robots.txt (after redirects).",
                              "Bars: number of sites per HTTP status"))
-    parts.append(html_table("HTTP status of robots.txt", ["Status", "Sites"], [[k, v] for k, v in status_items]))
-    parts.append('<h2 id="rules">The most common rules</h2>')
+    parts.append(html_table("HTTP status of robots.txt (number of sites)", ["Status", "Sites"],
+                            [[k, v] for k, v in status_items]))
+    parts.append('<h2 id="rules">The most common rules (sites)</h2>')
     if rules_svg:
-        parts.append(html_figure(rules_svg, f"The {len(rules)} disallow rules found on the most sites.",
+        parts.append(html_figure(rules_svg, f"The {len(rules)} disallow rules found on the most sites (number of "
+                                            "sites with each rule, whichever crawlers it applies to).",
                              "Bars: number of sites per disallow rule"))
-        parts.append(html_table("Most common disallow rules", ["Rule", "Sites"], [[f"<code>{as_html(k)}</code>", v]
+        parts.append(html_table("Most common disallow rules (number of sites)", ["Rule", "Sites"], [[f"<code>{as_html(k)}</code>", v]
                                                                                for k, v in rules], raw=True))
     else:
         parts.append("<p>No site has a disallow rule for these crawlers.</p>")
-    parts.append('<h2 id="agents">Each crawler, site by site</h2>')
+    parts.append('<h2 id="agents">Each crawler, site by site (one row per site)</h2>')
     shown_agents = [agent for agent in agents if agent not in tail]
     if tail:
         parts.append(f"<p>{len(tail)} crawlers are treated exactly as '*' on every site (no file names them or "
@@ -286,7 +293,7 @@ def render_report(frame: Any, *, title: str = "robots.txt audit", top: int = 20,
     by_agent = {str(agent): rows for agent, rows in frame.groupby("agent", sort=False)} if len(frame) else {}
     for kind, members in _grouped(shown_agents, frame, kinds):
         if len(kinds) > 1 or len(shown_agents) > WIDE:
-            parts.append(f"<h3>{as_html(_kind_label(kind))}</h3>")
+            parts.append(f"<h3>{as_html(_kind_label(kind))}: each crawler, site by site</h3>")
         for agent in members:
             parts.append(_agent_section(agent, by_agent[agent], limit))
     if bad_records:
@@ -376,7 +383,7 @@ def _opt_out_plot(opt_outs: Counter[str], plt: Any) -> str:
 def _purpose_section(purposes: Any, kinds: Sequence[str], frame: Any, purpose_svg: str, opt_outs: Counter[str],
                      opt_out_svg: str, training: bool) -> str:
     """The purpose view: per purpose, sites that block those crawlers; then the AI training opt-out."""
-    parts = ['<h2 id="purposes">By purpose</h2>']
+    parts = ['<h2 id="purposes">By purpose (sites, per purpose)</h2>']
     shown = [kind for kind in kinds if kind]
     if not shown:
         parts.append("<p>None of the crawlers audited is in the registry, so none has a known purpose.</p>")
@@ -393,7 +400,7 @@ def _purpose_section(purposes: Any, kinds: Sequence[str], frame: Any, purpose_sv
         rows.append([_kind_label(kind), int(mine["crawlers"].max()), *(count[v] for v in VERDICTS)])
     parts.append(html_table("Sites by purpose (number of sites)",
                         ["Purpose", "Crawlers audited", *(PURPOSE_LABELS[v] for v in VERDICTS)], rows))
-    parts.append('<h3 id="training">Opted out of AI training</h3>')
+    parts.append('<h3 id="training">Opted out of AI training (sites)</h3>')
     if not training:
         parts.append("<p>No AI training crawler was audited.</p>")
         return "".join(parts)
@@ -402,7 +409,7 @@ def _purpose_section(purposes: Any, kinds: Sequence[str], frame: Any, purpose_sv
                  "<code>train-ai=n</code> preference for its home page (a Content-Usage rule, or Content-Signal "
                  "<code>ai-train=no</code>), by both, or by neither.</p>")
     if opt_out_svg:
-        parts.append(html_figure(opt_out_svg, "Sites by how they opt AI training crawlers out.",
+        parts.append(html_figure(opt_out_svg, "Sites by how they opt AI training crawlers out (number of sites).",
                              "Bars: number of sites per way of opting out of AI training"))
     parts.append(html_table("AI training opt-out (number of sites)", ["How", "Sites", "Share", "What it means"],
                         [[OPT_OUT_LABELS[o], opt_outs[o], f"{100.0 * opt_outs[o] / total:.0f}%",
@@ -428,21 +435,22 @@ def _summary_table(counts: dict[str, Counter[str]], frame: Any, kinds: Sequence[
     refused: Counter[str] = Counter(str(agent) for agent, value in zip(frame["agent"].tolist(),
                                                                        _cells(frame["train_ai"]), strict=True)
                                     if value is False)
-    head = ["Crawler", "Operator", *(LABELS[v] for v in VERDICTS), "train-ai=n", "Blocked entirely or partly"]
+    head = ["Crawler (purpose)", "Operator", *(LABELS[v] for v in VERDICTS), "train-ai=n",
+            "Blocked entirely or partly (share of sites)"]
     groups: list[str] = []
     for kind, members in _grouped(sorted(counts, key=_rank(counts)), frame, kinds):
         rows: list[str] = []
         for agent in (a for a in members if a not in tail):
             count = counts[agent]
             total = max(1, sum(count.values()))
-            operator, purpose = who.get(agent, ("", ""))
-            cells = [f'{as_html(agent)}<span class="note">{as_html(purpose)}</span>' if purpose else as_html(agent), as_html(operator),
+            operator, purpose = _operator_purpose(agent, *who.get(agent, ("", "")))
+            cells = [f'{as_html(agent)}<span class="note">{as_html(purpose)}</span>', as_html(operator),
                      *(count[v] for v in VERDICTS), refused[agent],
                      f"{100.0 * (count['blocked'] + count['partly']) / total:.0f}%"]
             rows.append(html_row(cells))
         alike = sorted((a for a in members if a in tail), key=str.lower)
         if alike:
-            names = ", ".join(as_html(a) for a in alike)
+            names = ", ".join(as_html(f"{a} ({_operator_purpose(a, *who.get(a, ('', '')))[0]})") for a in alike)
             other = "other " if len(alike) < len(members) else ""
             rows.append(f'<tr><td colspan="{len(head)}"><details><summary>{len(alike)} {other}crawler'
                         f"{'s' if len(alike) != 1 else ''} of this purpose, treated as '*' on every site (no file "
@@ -455,6 +463,18 @@ def _summary_table(counts: dict[str, Counter[str]], frame: Any, kinds: Sequence[
     header = "".join(f'<th scope="col">{as_html(name)}</th>' for name in head)
     return (f'<table id="crawlers"><caption>Verdicts by crawler (number of sites), by purpose</caption>'
             f"<thead><tr>{header}</tr></thead>{''.join(groups)}</table>")
+
+
+NOT_IN_REGISTRY = "not in the registry"
+"""What the report says of the operator and purpose of a crawler the registry does not know."""
+
+
+def _operator_purpose(agent: str, operator: str, purpose: str) -> tuple[str, str]:
+    """The operator and purpose to show for ``agent``: the registry's, "any" for '*', else
+    :data:`NOT_IN_REGISTRY` (an audit of a token the registry lacks has neither)."""
+    if agent == "*":
+        return operator or "any operator", purpose or "any crawler no group of the file names"
+    return operator or NOT_IN_REGISTRY, purpose or f"unknown: {NOT_IN_REGISTRY}"
 
 
 def _agent_section(agent: str, rows: Any, limit: int) -> str:
@@ -483,8 +503,11 @@ def _agent_section(agent: str, rows: Any, limit: int) -> str:
             "train-ai for /", *(["AI training opt-out"] if training else []), "Disallow rules", "Why"]
     table = html_table(f"{agent}: every site{more}", head, table_rows, raw=True)
     blocked = int((rows["verdict"] == "blocked").sum())
-    return (f"<details><summary>{as_html(agent)}: blocked entirely on {blocked} of {len(rows)} "
-            f"site{'s' if len(rows) != 1 else ''}</summary>{table}</details>")
+    first = rows.iloc[0]
+    operator, purpose = _operator_purpose(agent, str(_same(first.get("operator")) or ""),
+                                          str(_same(first.get("purpose")) or ""))
+    return (f"<details><summary>{as_html(agent)} ({as_html(operator)}: {as_html(purpose)}): blocked entirely on "
+            f"{blocked} of {len(rows)} site{'s' if len(rows) != 1 else ''}</summary>{table}</details>")
 
 
 def write_report(frame: Any, path: str | os.PathLike[str], *, title: str = "robots.txt audit", top: int = 20,

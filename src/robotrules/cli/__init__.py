@@ -12,8 +12,12 @@ click group and the exit codes (``_errors``).
 Exit codes: 0 all allowed / no problem, 1 something disallowed, not as expected, a lint error
 or a change, 2 a usage or input error (one line on stderr, no traceback), 130 interrupted.
 
-Needs the ``cli`` extra (click). Without it, this package still imports and :func:`main` prints
-a one-line "pip install 'robotrules[cli]'" message.
+A bare ``pip install robotrules`` brings click, so the command works on local files (lint,
+test, diff, demo, crawlers, robots-url, ``--version``, which also says which core runs). What
+fetches (check, fetch, a URL given to lint, test or diff) needs httpx, the ``cli`` extra, and
+serve, batch and audit need theirs: without it, the command says in one line which extra to
+install (exit code 2). Should click itself be missing (an install with ``--no-deps``), this
+package still imports and :func:`main` prints a one-line "pip install 'robotrules[cli]'" message.
 """
 
 from __future__ import annotations

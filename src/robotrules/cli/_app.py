@@ -6,14 +6,22 @@ line and a hint; a person's bad input (raised as, or translated into,
 :class:`~robotrules.cli._errors.InputError` by the group) is one line and 2; Ctrl-C is one line
 and 130; a closed stdout (``| head``) ends quietly. Library warnings (a damaged cache moved
 aside, a failing store) are shown as ``robotrules: warning:`` lines on stderr.
+
+A bare ``pip install robotrules`` brings click, so the command runs for local files (lint, test,
+diff, demo, crawlers, robots-url, --version); the commands that always fetch or need a heavy
+optional part (:data:`NEEDS`) first check that it is installed and otherwise say, in one line
+with exit code 2, which extra to install. ``--version`` also says which core runs
+(``robotrules.core.CORE_BUILD``).
 """
 
 from __future__ import annotations
 
+import functools
+import importlib.util
 import logging
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -26,13 +34,36 @@ from robotrules.cli._commands_check import check
 from robotrules.cli._commands_crawlers import crawlers
 from robotrules.cli._commands_demo import demo
 from robotrules.cli._commands_diff import diff
+from robotrules.cli._commands_edit import edit_command
 from robotrules.cli._commands_fetch import fetch, robots_url
 from robotrules.cli._commands_lint import lint
 from robotrules.cli._commands_serve import serve
 from robotrules.cli._commands_testing import test
-from robotrules.cli._errors import EXIT_INPUT, EXIT_INTERRUPTED, EXIT_OK, EXIT_PIPE, Interrupted, PipeClosed, translate
+from robotrules.cli._errors import (
+    EXIT_INPUT,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_PIPE,
+    InputError,
+    Interrupted,
+    PipeClosed,
+    missing_extra,
+    translate,
+)
 
-__all__ = ["cli", "run"]
+__all__ = ["NEEDS", "cli", "run", "version"]
+
+_BATCH = ("pyarrow", "pandas", "warcio", "httpx")
+NEEDS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "check": ("cli", ("httpx",)),
+    "fetch": ("cli", ("httpx",)),
+    "batch": ("batch", _BATCH),
+    "audit": ("audit", _BATCH),  # the report's plots (matplotlib) are asked for by --report
+}
+"""The commands that need an extra whatever their arguments: command -> (extra, the modules it must find).
+
+``serve`` checks its own (the service). lint, test and diff need httpx only for a URL, and say so then.
+"""
 
 HELP = """robots.txt exactly as Google applies it: decide URLs, test drafts, lint, compare.
 
@@ -52,6 +83,19 @@ Every command has --help with examples, and --json for machine-readable output.
 """
 
 
+def version() -> str:
+    """``robotrules 0.2.0 (compiled core)``: the version and which core runs (``robotrules.core.CORE_BUILD``)."""
+    from robotrules import core
+
+    return f"robotrules {__version__} ({core.CORE_BUILD})"
+
+
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(version())
+        ctx.exit()
+
+
 class _Group(click.Group):
     """A click group whose commands' exceptions become one-line errors (see :func:`translate`)."""
 
@@ -68,12 +112,29 @@ class _Group(click.Group):
 
 
 @click.group(cls=_Group, help=HELP, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(__version__, "--version", "-V", prog_name="robotrules")
+@click.option("--version", "-V", is_flag=True, expose_value=False, is_eager=True, callback=_show_version,
+              help="Show the version and which core runs (compiled, or pure Python and why), and exit.")
 def cli() -> None:
     """The ``robotrules`` group; :func:`run` runs it and returns the command's exit code."""
 
 
-for _command in (check, test, lint, diff, fetch, robots_url, serve, demo, batch, audit, crawlers):
+def _needing(name: str, callback: Callable[..., Any]) -> Callable[..., Any]:
+    """``callback``, first checking that the extra of command ``name`` is installed (after --help, before any work)."""
+    extra, modules = NEEDS[name]
+
+    @functools.wraps(callback)
+    def checked(*args: Any, **kwargs: Any) -> Any:
+        missing = [module for module in modules if importlib.util.find_spec(module) is None]
+        if missing:
+            raise InputError(missing_extra(f"robotrules {name}", missing, extra))
+        return callback(*args, **kwargs)
+
+    return checked
+
+
+for _command in (check, test, lint, diff, edit_command, fetch, robots_url, serve, demo, batch, audit, crawlers):
+    if _command.name in NEEDS and _command.callback is not None:
+        _command.callback = _needing(_command.name, _command.callback)
     cli.add_command(_command)
 
 

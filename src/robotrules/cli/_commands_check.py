@@ -3,8 +3,10 @@
 Each URL is decided for each agent against the robots.txt that governs it (fetched with
 Google's status rules, F1-F8, and kept in the shared cache, C1-C3), and shown with why: the
 deciding line as written, its group, the robots.txt URL, its status, the redirects followed, and
-the cache state and age. Results stream: one verdict (or JSON object) per URL and agent as soon
-as it is known. A URL that cannot be checked is an error line; the run goes on.
+the cache state and age ("cached 5 min ago; --refresh fetches now": check is the crawler's view,
+so the cache answers while its copy is fresh). A robots.txt that could not be fetched is said so,
+with what Google's rules make of it (F5, F8: disallow all until it is tried again). Results stream: one verdict (or JSON object) per URL and agent as soon
+as it is known (with --json, one document at the end; --jsonl streams). A URL that cannot be checked is an error line; the run goes on.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ import click
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_FOUND, EXIT_INPUT, EXIT_OK, InputError
 from robotrules.cli._fetching import Fetching, decide
-from robotrules.cli._output import Output, verdict_lines
-from robotrules.cli._sources import url_list
+from robotrules.cli._output import INDENT, Output, jsonl_option, verdict_lines
+from robotrules.cli._sources import url_hint, url_list
 from robotrules.errors import BlockedAddress, InvalidURL
 
 __all__ = ["check"]
@@ -26,7 +28,9 @@ HELP = """Decide live URLs for crawlers, each against its site's robots.txt.
 
 Fetches each site's robots.txt as Google does (through the shared cache) and shows, for each
 URL and agent, the verdict and why: the deciding line as written, its group, the robots.txt
-URL, its status, redirects followed, and the cache state and age.
+URL, its status, redirects followed, and the cache state and age. A cached copy is used while
+it is fresh (up to 24 hours) and the answer says how old it is; --refresh fetches now. When a
+robots.txt cannot be fetched, the answer says what happened and what Google makes of it.
 
 URLs come from the arguments (- reads standard input), from --urls FILE, or from standard
 input (one per line) when no URL is given and standard input is not a terminal.
@@ -40,7 +44,7 @@ usage or input error (such as a URL without a host; the other URLs are still che
 \b
 Examples:
   robotrules check -a Googlebot https://example.com/private/x https://example.com/
-  robotrules check -a 'FooBot/1.2' --json --urls urls.txt > verdicts.jsonl
+  robotrules check -a 'FooBot/1.2' --jsonl --urls urls.txt > verdicts.jsonl
   robotrules check -a GPTBot --purpose train-ai https://example.com/article
   cat urls.txt | robotrules check --refresh
 """
@@ -54,12 +58,13 @@ Examples:
 @options.fetch_options
 @options.mode_option
 @options.output_options
+@jsonl_option
 @options.progress_option
 def check(urls: tuple[str, ...], urls_file: str | None, agent: tuple[str, ...], purpose: str | None,
           **params: Any) -> int:
     """Exit code 2 when any URL could not be checked, else 1 when any verdict is a disallow (or,
     with ``purpose``, a refusal of that use)."""
-    out = options.output(params)
+    out = options.output(params).with_jsonl(params.get("jsonl", False))
     fetching = options.fetching(params)
     agents = options.agents(agent, params["user_agent"])
     items, length = url_list(urls, urls_file, stdin=True)
@@ -67,6 +72,8 @@ def check(urls: tuple[str, ...], urls_file: str | None, agent: tuple[str, ...], 
         raise click.UsageError("no URLs to check: give them as arguments, with --urls FILE, or on standard input")
     try:
         code, seen = _run(out, fetching, items, length, agents, purpose)
+        if seen:
+            out.results_done()
     finally:
         fetching.close()
     if not seen:
@@ -85,17 +92,18 @@ def _run(out: Output, fetching: Fetching, items: Any, length: int | None, agents
                 state = fetching.state(url)
             except (InvalidURL, BlockedAddress) as exc:
                 code = EXIT_INPUT
-                _failed(out, url, str(exc))
+                _failed(out, url, str(exc) + (url_hint(url) if isinstance(exc, InvalidURL) else ""))
                 continue
             for name in agents:
                 verdict = decide(state, url, name)
                 if not verdict.allowed or (purpose is not None and verdict.preference(purpose) is False):
                     code = max(code, EXIT_FOUND)
                 if out.as_json:
-                    out.json(verdict.to_dict())
+                    out.result(verdict.to_dict())
                 else:
+                    shown = INDENT + str(state)
                     for line in verdict_lines(out, verdict, purpose=purpose):
-                        out.echo(line)
+                        out.echo(INDENT + fetching.state_line(state) if line == shown else line)
     return code, seen
 
 
@@ -104,4 +112,4 @@ def _failed(out: Output, url: str, message: str) -> None:
     of the stream can pair every input URL with an answer)."""
     out.error(message)
     if out.as_json:
-        out.json({"url": url, "error": message})
+        out.result({"url": url, "error": message})

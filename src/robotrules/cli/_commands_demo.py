@@ -16,7 +16,7 @@ from robotrules.cli import _options as options
 from robotrules.cli._commands_lint import location
 from robotrules.cli._errors import EXIT_OK
 from robotrules.cli._example import EXAMPLE, EXAMPLE_AGENTS, EXAMPLE_NAME, EXAMPLE_URLS
-from robotrules.cli._output import INDENT, verdict_lines
+from robotrules.cli._output import INDENT, diagnostic_dict, verdict_lines
 from robotrules.core.lint import lint
 from robotrules.core.robotstxt import RobotsTxt, parse
 from robotrules.core.rules import Rule
@@ -51,8 +51,7 @@ def demo(**params: Any) -> int:
         out.json({
             "robots_txt": text,
             "lines": [{"line": n, "text": line, "meaning": meaning.get(n)} for n, line in enumerate(lines, 1)],
-            "diagnostics": [{"line": d.line, "column": d.column, "severity": d.severity, "code": d.code,
-                             "message": d.message} for d in diagnostics],
+            "diagnostics": [diagnostic_dict(d) for d in diagnostics],
             "verdicts": [v.to_dict() for v in verdicts],
         })
         return EXIT_OK
@@ -66,6 +65,8 @@ def demo(**params: Any) -> int:
     out.echo(out.style("Lint:", bold=True) + (" no problems found" if not diagnostics else ""))
     for d in diagnostics:
         out.echo(f"{INDENT}{location(EXAMPLE_NAME, d)}: {d.severity} {d.code}: {d.message}")
+        if d.fix is not None:
+            out.echo(f"{INDENT * 2}fix: {d.fix}")
     out.echo()
     out.echo(out.style(f"Verdicts for {', '.join(EXAMPLE_AGENTS)} (the longest matching rule decides; "
                        "on a tie, allow wins):", bold=True))

@@ -1,6 +1,7 @@
 """``robotrules diff``: what a new robots.txt changes, as Google applies it (:mod:`robotrules.diff`).
 
-Either side is a file, ``-`` or a URL (the live file governing it). A site without a robots.txt
+Either side is a file, ``-`` or a URL (the live file governing it, fetched now; ``--cached``
+reads the cache; a note on stderr says which and how old). A site without a robots.txt
 (4xx) compares as an empty file, which is what it means (everything allowed, F4); a side that
 cannot be read (5xx, network failure) is an input error: there is no file to compare. Exit code
 0 when nothing a crawler reads changes, 1 when a rule, verdict, crawl delay or sitemap changes.
@@ -12,7 +13,6 @@ from typing import Any
 
 import click
 
-from robotrules.answers import token_of
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_FOUND, EXIT_OK
 from robotrules.cli._fetching import Fetching
@@ -29,7 +29,8 @@ Lists the rules each crawler gains, loses or sees flip between allow and disallo
 URLs whose verdict changes for which crawler (one URL per changed rule, plus those of
 --urls), with crawl delays and sitemaps. Reordering, case, spacing and comments are not
 changes. OLD and NEW are files, - for standard input (one of them), or URLs (the live
-robots.txt of that site; a site without one compares as an empty file).
+robots.txt of that site, fetched now - --cached uses the cached copy while it is fresh; a site
+without one compares as an empty file).
 
 By default every crawler named in either file is compared, and '*' (every other crawler).
 
@@ -48,7 +49,7 @@ Examples:
 @click.argument("new", metavar="NEW")
 @options.agent_option
 @options.urls_option
-@options.fetch_options
+@options.live_fetch_options
 @options.mode_option
 @options.output_options
 def diff(old: str, new: str, agent: tuple[str, ...], urls_file: str | None, **params: Any) -> int:
@@ -66,7 +67,9 @@ def diff(old: str, new: str, agent: tuple[str, ...], urls_file: str | None, **pa
     if urls_file is not None:
         items, _ = url_list((), urls_file, stdin=False)
         urls = list(items)
-    result = compare(before.body, after.body, agents=tokens, urls=urls, mode=params["mode"])
+    # The rules' paths are probed on the site of a side given as a URL; two files give paths.
+    origin = next((side.name.removesuffix("/robots.txt") for side in (before, after) if side.state is not None), "")
+    result = compare(before.body, after.body, agents=tokens, urls=urls, mode=params["mode"], origin=origin)
     if out.as_json:
         out.json(result.to_dict())
     else:
@@ -75,18 +78,17 @@ def diff(old: str, new: str, agent: tuple[str, ...], urls_file: str | None, **pa
 
 
 def _token(agent: str) -> str:
-    token = token_of(agent)
-    if not token:
-        raise click.BadParameter(f"{agent!r} names no crawler", param_hint="'--agent'")
-    return token
+    return options.agent_token(agent)
 
 
 def _side(out: Output, text: str, fetching: Fetching) -> Source:
     """One side's body: a live site without a robots.txt is an empty file (everything allowed)."""
     found = read_source(text, fetching)
     if found.state is not None and found.state.kind == "allow":
-        out.note(f"{found.name}: {found.state.describe()}; compared as an empty file")
+        out.note(f"{fetching.state_line(found.state)}; compared as an empty file")
         return found
+    if found.state is not None and found.state.kind == "rules":
+        out.note(fetching.state_line(found.state))
     live_body(found, "compare")
     return found
 
@@ -96,6 +98,7 @@ def _show(out: Output, old: str, new: str, result: RobotsDiff) -> None:
     out.echo(out.style(f"+++ {new}", fg="green"))
     if not result.changed:
         out.echo(f"no changes for {', '.join(result.agents) or 'any crawler'}")
+        _ignored_delays(out, result)
         return
     width = max((len(agent) for agent in [*(c.agent for c in result.rules), *(v.agent for v in result.verdicts)]),
                 default=1)
@@ -119,15 +122,24 @@ def _show(out: Output, old: str, new: str, result: RobotsDiff) -> None:
             out.echo(f"  {verdict.agent:<{width}}  {verdict.url}  {was} -> "
                      + out.style(now, fg="green" if verdict.new_allowed else "red") + f"  ({why})")
     if result.crawl_delays:
-        out.echo("crawl delays:")
+        out.echo("crawl delays (for crawlers that read crawl-delay; Google's crawlers ignore it):")
         for delay in result.crawl_delays:
-            out.echo(f"  {delay.agent}: {_seconds(delay.old)} -> {_seconds(delay.new)}")
+            who = "* (all other crawlers)" if delay.agent == "*" else delay.agent
+            out.echo(f"  {who}: {_seconds(delay.old)} -> {_seconds(delay.new)}")
+    _ignored_delays(out, result)
     if result.sitemaps_added or result.sitemaps_removed:
         out.echo("sitemaps:")
         for url in result.sitemaps_added:
             out.echo(out.style(f"  + {url}", fg="green"))
         for url in result.sitemaps_removed:
             out.echo(out.style(f"  - {url}", fg="red"))
+
+
+def _ignored_delays(out: Output, result: RobotsDiff) -> None:
+    """Crawl-delay changes only Google's crawlers see: shown, but not a change (they ignore it)."""
+    for delay in result.ignored_crawl_delays:
+        out.echo(f"crawl delay for {delay.agent}: {_seconds(delay.old)} -> {_seconds(delay.new)} "
+                 "(not a change: Google's crawlers ignore crawl-delay)")
 
 
 def _seconds(value: float | None) -> str:

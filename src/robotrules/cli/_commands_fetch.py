@@ -16,7 +16,8 @@ import click
 from robotrules.answers import RobotsState, state_dict
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_INPUT, EXIT_OK
-from robotrules.cli._output import INDENT, Output
+from robotrules.cli._output import INDENT, Output, jsonl_option
+from robotrules.cli._sources import url_hint
 from robotrules.errors import BlockedAddress, InvalidURL
 from robotrules.hosts import robots_url as governing_url
 
@@ -24,9 +25,10 @@ __all__ = ["fetch", "robots_url"]
 
 FETCH_HELP = """Show the robots.txt that governs each URL, as fetched and cached.
 
-For each URL: the robots.txt URL, what governs (its rules, or everything allowed or
-disallowed, with the reason), its HTTP status, where redirects ended, its size and sitemaps,
-and the cache state and age. With --body, print the file itself, exactly as fetched.
+For each URL: the robots.txt URL, what happened and what governs (its rules, or everything
+allowed or disallowed, and why), its HTTP status, where redirects ended, its size and
+sitemaps, and the cache state and age. A cached copy is used while it is fresh (up to 24
+hours); --refresh fetches now. With --body, print the file itself, exactly as fetched.
 
 Exit code: 0, or 2 when a URL cannot be used.
 
@@ -57,9 +59,10 @@ Examples:
 @options.fetch_options
 @options.mode_option
 @options.output_options
+@jsonl_option
 def fetch(urls: tuple[str, ...], body: bool, **params: Any) -> int:
     """Exit code 2 when any URL cannot be used."""
-    out = options.output(params)
+    out = options.output(params).with_jsonl(params.get("jsonl", False))
     fetching = options.fetching(params)
     code = EXIT_OK
     try:
@@ -67,18 +70,21 @@ def fetch(urls: tuple[str, ...], body: bool, **params: Any) -> int:
             try:
                 state = fetching.state(url)
             except (InvalidURL, BlockedAddress) as exc:
-                out.error(str(exc))
+                message = str(exc) + (url_hint(url) if isinstance(exc, InvalidURL) else "")
+                out.error(message)
                 if out.as_json:
-                    out.json({"url": url, "error": str(exc)})
+                    out.result({"url": url, "error": message})
                 code = EXIT_INPUT
                 continue
-            _show(out, url, state, body)
+            _show(out, url, state, body, fetching.state_line(state)[len(state.robots_url) + 2:])
     finally:
         fetching.close()
+    out.results_done()
     return code
 
 
-def _show(out: Output, url: str, state: RobotsState, body: bool) -> None:
+def _show(out: Output, url: str, state: RobotsState, body: bool, described: str) -> None:
+    """One robots.txt's state: ``described`` is what happened, with the cache state and its hint."""
     entry = state.entry
     content = entry.body if state.kind == "rules" else b""
     sitemaps = state.robots.sitemaps if state.robots is not None else []
@@ -86,15 +92,15 @@ def _show(out: Output, url: str, state: RobotsState, body: bool) -> None:
         data = {"url": url, **state_dict(state), "size": len(content), "sitemaps": sitemaps}
         if body:
             data["body"] = content.decode("utf-8", errors="replace")
-        out.json(data)
+        out.result(data)
         return
     if body:
         if state.kind != "rules":
-            out.note(f"no robots.txt body for {url}: {state}")
+            out.note(f"no robots.txt body for {url}: {described}")
         out.write_bytes(content)
         return
     out.echo(out.style(state.robots_url, bold=True))
-    out.echo(INDENT + state.describe())
+    out.echo(INDENT + described)
     facts = [f"status {state.status}" if state.status else "no HTTP status (the site could not be reached)"]
     if entry.redirects and entry.final_url:
         facts.append(f"{entry.redirects} redirect{'s' if entry.redirects != 1 else ''} to {entry.final_url}")
@@ -107,22 +113,25 @@ def _show(out: Output, url: str, state: RobotsState, body: bool) -> None:
 
 @click.command("robots-url", help=ROBOTS_URL_HELP, short_help="Print the robots.txt URL that governs URLs.")
 @click.argument("urls", nargs=-1, required=True, metavar="URL...")
-@click.option("--json", "as_json", is_flag=True, help='One JSON object per URL: {"url", "robots_url"} or {"url", "error"}.')
-def robots_url(urls: tuple[str, ...], as_json: bool) -> int:
+@click.option("--json", "as_json", is_flag=True,
+              help='One JSON document: {"results": [...]}, each {"url", "robots_url"} or {"url", "error"}.')
+@jsonl_option
+def robots_url(urls: tuple[str, ...], as_json: bool, jsonl: bool) -> int:
     """Exit code 2 when any URL has no robots.txt URL (an error line on stderr for each)."""
-    out = Output(as_json=as_json)
+    out = Output(as_json=as_json).with_jsonl(jsonl)
     code = EXIT_OK
     for url in urls:
         try:
             found = governing_url(url)
         except ValueError as exc:
             out.error(str(exc))
-            if as_json:
-                out.json({"url": url, "error": str(exc)})
+            if out.as_json:
+                out.result({"url": url, "error": str(exc)})
             code = EXIT_INPUT
             continue
-        if as_json:
-            out.json({"url": url, "robots_url": found})
+        if out.as_json:
+            out.result({"url": url, "robots_url": found})
         else:
             out.echo(found)
+    out.results_done()
     return code

@@ -2,9 +2,11 @@
 
 ``{name}:{line}:{col}: {severity} {code}: {message}`` per finding (``{name}: ...`` for a
 finding about the whole file; column 1 when a finding concerns a whole line), so editors and CI
-annotators that read compiler output can jump to it; then a summary line on stderr. The source
-is a file, ``-`` or a URL (the live robots.txt; a site without one, or one that cannot be read,
-has nothing to lint: an input error). With no argument, standard input is read when it is not
+annotators that read compiler output can jump to it; a finding with an obvious fix is followed
+by an indented ``fix: {the line as it should be written}``; then a summary line on stderr. The source
+is a file, ``-`` or a URL (the live robots.txt, fetched now, or the cached copy with
+``--cached``; a note on stderr says which; a site without one, or one that cannot be read, has
+nothing to lint: an input error). With no argument, standard input is read when it is not
 a terminal.
 """
 
@@ -16,7 +18,7 @@ import click
 
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_FOUND, EXIT_OK
-from robotrules.cli._output import Output
+from robotrules.cli._output import INDENT, Output, diagnostic_dict
 from robotrules.cli._sources import STDIN, Source, live_body, read_source, stdin_is_terminal
 from robotrules.core.lint import Diagnostic
 from robotrules.core.lint import lint as lint_body
@@ -27,7 +29,8 @@ HELP = """List what Google ignores or misreads in a robots.txt, as a compiler wo
 
 Each finding is printed as FILE:LINE:COLUMN: SEVERITY CODE: MESSAGE, then a summary on
 standard error. The robots.txt is a file, - for standard input, or a URL (the live robots.txt
-of that site). With no argument, standard input is read (when it is not a terminal).
+of that site, fetched now: --cached uses the cached copy while it is fresh). With no argument,
+standard input is read (when it is not a terminal).
 
 An empty file is a valid robots.txt (it allows everything); empty standard input is an error.
 
@@ -45,7 +48,7 @@ _COLOURS = {"error": "red", "warning": "yellow", "info": "cyan"}
 
 @click.command("lint", help=HELP, short_help="List what Google ignores or misreads in a robots.txt.")
 @click.argument("source", required=False, metavar="[FILE|URL|-]")
-@options.fetch_options
+@options.live_fetch_options
 @options.mode_option
 @options.output_options
 def lint(source: str | None, **params: Any) -> int:
@@ -60,13 +63,15 @@ def lint(source: str | None, **params: Any) -> int:
         found = read_source(source, fetching)
     finally:
         fetching.close()
+    if found.state is not None and found.state.kind == "rules" and not out.as_json:
+        out.note(fetching.state_line(found.state))
     body = live_body(found, "lint")
     diagnostics = lint_body(body, params["mode"])
     counts = {severity: sum(1 for d in diagnostics if d.severity == severity) for severity in _COLOURS}
     if out.as_json:
         out.json({
             "source": found.name,
-            "diagnostics": [_as_dict(d) for d in diagnostics],
+            "diagnostics": [diagnostic_dict(d) for d in diagnostics],
             "errors": counts["error"],
             "warnings": counts["warning"],
             "infos": counts["info"],
@@ -83,11 +88,6 @@ def location(name: str, diagnostic: Diagnostic) -> str:
     return f"{name}:{diagnostic.line}:{diagnostic.column or 1}"
 
 
-def _as_dict(diagnostic: Diagnostic) -> dict[str, Any]:
-    return {"line": diagnostic.line, "column": diagnostic.column, "severity": diagnostic.severity,
-            "code": diagnostic.code, "message": diagnostic.message}
-
-
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -96,6 +96,8 @@ def _show(out: Output, found: Source, diagnostics: list[Diagnostic], counts: dic
     for d in diagnostics:
         severity = out.style(d.severity, fg=_COLOURS.get(d.severity), bold=d.severity == "error")
         out.echo(f"{location(found.name, d)}: {severity} {d.code}: {d.message}")
+        if d.fix is not None:
+            out.echo(f"{INDENT}fix: {d.fix}")
     if not diagnostics:
         summary = "no problems found" + (" (an empty file: it allows everything)" if not found.body else "")
     else:

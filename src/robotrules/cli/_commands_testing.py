@@ -2,8 +2,9 @@
 optionally hold them to expected verdicts, so a site's CI can guard its important pages.
 
 The robots.txt is a file, ``-`` (standard input) or a URL (the live file that governs it,
-through the client and its cache: a site without one allows everything, F4; one that answers
-5xx disallows everything, F5 - the header line says so). URLs may be absolute or paths starting
+fetched now - a site owner who just edited it must see the edit - or read from the cache with
+``--cached``: a site without one allows everything, F4; one that cannot be fetched disallows
+everything, F5, F8 - the header line says what happened and how old the copy is). URLs may be absolute or paths starting
 with "/". ``--expect allowed|disallowed`` applies to every URL given as an argument, with
 ``--urls`` or on stdin; ``--expect-file`` lists ``allow URL`` / ``disallow URL`` lines for mixed
 expectations. With any expectation, the exit code is 1 only when some verdict differs from its
@@ -21,8 +22,8 @@ from robotrules.answers import Verdict, check_offline
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_FOUND, EXIT_INPUT, EXIT_OK, InputError
 from robotrules.cli._fetching import Fetching, decide
-from robotrules.cli._output import Output, agent_label, verdict_lines
-from robotrules.cli._sources import STDIN, is_url, read_expectations, read_local, url_list
+from robotrules.cli._output import Output, agent_label, jsonl_option, verdict_lines
+from robotrules.cli._sources import STDIN, is_url, read_expectations, read_local, url_hint, url_list
 from robotrules.core.robotstxt import parse
 from robotrules.errors import BlockedAddress, InvalidURL
 from robotrules.hosts import check_url
@@ -30,6 +31,9 @@ from robotrules.hosts import check_url
 __all__ = ["test"]
 
 HELP = """Decide URLs against one robots.txt: a local draft, standard input (-) or a live URL.
+
+A URL's robots.txt is fetched now, every run, so an edit on the server shows at once
+(--cached uses the cached copy while it is fresh, as check does).
 
 URLs may be full URLs or paths starting with '/'. They come from the arguments (- reads
 standard input), from --urls FILE, or from standard input when none is given (and the
@@ -68,15 +72,16 @@ _Decide = Callable[[str, str], Verdict]
               help="The verdict every URL (from the arguments, --urls or standard input) must get.")
 @click.option("--expect-file", "expect_file", metavar="FILE", default=None,
               help="Lines 'allow URL' or 'disallow URL': the verdict each URL must get ('-': standard input).")
-@options.fetch_options
+@options.live_fetch_options
 @options.mode_option
 @options.output_options
+@jsonl_option
 @options.progress_option
 def test(source: str, urls: tuple[str, ...], urls_file: str | None, agent: tuple[str, ...], purpose: str | None,
          expect: str | None, expect_file: str | None, **params: Any) -> int:
     """Exit code 2 on an input error, else 1 when a verdict is not as expected (or, with no
     expectation, disallowed), else 0."""
-    out = options.output(params)
+    out = options.output(params).with_jsonl(params.get("jsonl", False))
     fetching = options.fetching(params)
     agents = options.agents(agent, params["user_agent"])
     stdin_taken = [name for name, value in (("the robots.txt", source), ("--urls", urls_file),
@@ -100,6 +105,7 @@ def test(source: str, urls: tuple[str, ...], urls_file: str | None, agent: tuple
         fetching.close()
     if not seen:
         raise InputError("no URLs to test: the list was empty")
+    out.results_done()
     for verdict, wanted in mismatches:
         out.echo(f"robotrules: not as expected: {verdict.url} for {agent_label(verdict)}: expected {wanted}, "
                  f"got {'allowed' if verdict.allowed else 'disallowed'} ({_why(verdict)})", err=True)
@@ -111,7 +117,7 @@ def test(source: str, urls: tuple[str, ...], urls_file: str | None, agent: tuple
 def _why(verdict: Verdict) -> str:
     """What decided, in a few words: the line as written, no rule, or the live file's status."""
     if verdict.full is not None:
-        return f"{verdict.source} says {verdict.full} everything"
+        return verdict.state.cause() if verdict.state is not None else f"everything {verdict.full}ed"
     return f"by line {verdict.line}: {verdict.text!r}" if verdict.line else "no rule matched"
 
 
@@ -119,7 +125,7 @@ def _robots(source: str, fetching: Fetching, mode: str) -> tuple[_Decide, str]:
     """How to decide a URL for an agent, and a header line saying which robots.txt decides."""
     if is_url(source):
         state = fetching.state(source)
-        return (lambda url, agent: decide(state, url, agent)), f"robots.txt: {state}"
+        return (lambda url, agent: decide(state, url, agent)), f"robots.txt: {fetching.state_line(state)}"
     local = read_local(source)
     robots = parse(local.body, mode=mode)
     header = f"robots.txt: {local.name} ({robots.size} bytes{', empty: everything allowed' if not robots.size else ''})"
@@ -150,10 +156,10 @@ def _run(out: Output, judge: _Decide, work: Iterable[tuple[str, str | None]], to
                 check_url(url, paths=True)  # the one URL check of every command
             except InvalidURL as exc:
                 failed = True
-                message = str(exc)
+                message = str(exc) + url_hint(url, paths=True)
                 out.error(message)
                 if out.as_json:
-                    out.json({"url": url, "error": message})
+                    out.result({"url": url, "error": message})
                 continue
             for name in agents:
                 try:
@@ -161,6 +167,8 @@ def _run(out: Output, judge: _Decide, work: Iterable[tuple[str, str | None]], to
                 except (InvalidURL, BlockedAddress) as exc:
                     failed = True
                     out.error(str(exc))
+                    if out.as_json:
+                        out.result({"url": url, "error": str(exc)})
                     break
                 decided += 1
                 disallowed = disallowed or not verdict.allowed
@@ -174,7 +182,7 @@ def _run(out: Output, judge: _Decide, work: Iterable[tuple[str, str | None]], to
                     if expected is not None:
                         data["expected"] = expected
                         data["as_expected"] = (expected == "allowed") == verdict.allowed
-                    out.json(data)
+                    out.result(data)
                 else:
                     for line in verdict_lines(out, verdict, expected, purpose):
                         out.echo(line)

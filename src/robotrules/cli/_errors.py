@@ -3,11 +3,14 @@
 Every failure a person can cause (a missing file, a bad URL, an unusable cache, a bad option)
 ends as one line on stderr and exit code 2, never a traceback: the commands raise
 :class:`InputError`, and :func:`translate` turns the library's and the OS's exceptions into it.
+A part that is not installed (httpx for the network, the service, the batch tables) is one line
+too, with the pip command that installs it (:func:`missing_extra`).
 """
 
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Sequence
 
 import click
 
@@ -23,6 +26,7 @@ __all__ = [
     "Interrupted",
     "PipeClosed",
     "describe_os_error",
+    "missing_extra",
     "translate",
 ]
 
@@ -62,6 +66,11 @@ class PipeClosed(click.ClickException):
         super().__init__("")
 
 
+def missing_extra(what: str, modules: Sequence[str], extra: str) -> str:
+    """``check needs httpx: pip install 'robotrules[cli]'``: what needs which missing modules, and the line to run."""
+    return f"{what} needs {', '.join(modules)}: pip install 'robotrules[{extra}]'"
+
+
 def describe_os_error(exc: OSError, what: str = "") -> str:
     """``cannot read robots.txt: No such file or directory: 'x'``: the OS's words without ``[Errno n]``."""
     reason = exc.strerror or str(exc) or type(exc).__name__
@@ -83,6 +92,8 @@ def translate(exc: BaseException) -> click.ClickException | None:
     if isinstance(exc, (InvalidURL, BlockedAddress)):  # UnsupportedScheme is an InvalidURL
         return InputError(str(exc))
     if isinstance(exc, MissingExtra):
+        if exc.extra == "http":  # the command's users know the cli extra, which brings httpx too
+            return InputError(missing_extra("fetching robots.txt over the network", [exc.module], "cli"))
         return InputError(str(exc))
     if isinstance(exc, StoreError):
         return InputError(f"the cache failed: {exc}")

@@ -8,7 +8,13 @@ anything is fetched: a directory as the cache path, a file SQLite cannot open, a
 Redis (the library would go on without the cache, quietly; a person asked for that cache).
 
 ``--refresh`` fetches each robots.txt once, at its first use in the run, and that verdict shows
-the state the fetch returned ("miss"), not a re-read of the copy just stored ("hit, age 0s").
+the state the fetch returned ("fetched just now"), not a re-read of the copy just stored.
+
+Who reads the cache: ``check`` and ``fetch`` (the crawler's view) answer from it while its copy
+is fresh, and every answer says how old the copy is and how to fetch now ("cached 5 min ago;
+--refresh fetches now"). ``test``, ``lint`` and ``diff`` given a URL fetch the live file every
+run (a site owner who just edited robots.txt must never see the old copy); their ``--cached``
+reads the cache instead, and says so the same way (:meth:`Fetching.state_line`).
 """
 
 from __future__ import annotations
@@ -69,6 +75,9 @@ class Fetching:
     timeout: float = 30.0
     user_agent: str | None = None
     mode: str = "google"
+    cached_flag: bool = False
+    """Whether the command's option to read the cache is ``--cached`` (test, lint, diff), not the
+    default with ``--refresh`` to fetch (check, fetch): it decides the hint of :meth:`state_line`."""
     _client: RobotsClient | None = field(default=None, init=False, repr=False)
     _store: Store | None = field(default=None, init=False, repr=False)
     _job: JobRobots | None = field(default=None, init=False, repr=False)
@@ -118,6 +127,14 @@ class Fetching:
         if self._job is None:
             self._job = JobRobots(self.client, refresh=self.refresh)
         return self._job.robots(url)
+
+    def state_line(self, state: RobotsState) -> str:
+        """The state of a live robots.txt for people (``str(state)``), and for a copy read from the
+        cache how to fetch it now instead: "...; cached 5 min ago; --refresh fetches now"."""
+        if state.cache != "hit":
+            return str(state)
+        how = "without --cached it is fetched now" if self.cached_flag else "--refresh fetches now"
+        return f"{state}; {how}"
 
     def close(self) -> None:
         """Close the client and the store (nothing when none was made)."""

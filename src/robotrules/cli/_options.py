@@ -8,6 +8,7 @@ cannot (conflicting cache options, an empty agent, a timeout that is not a posit
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -25,6 +26,7 @@ __all__ = [
     "fetching",
     "index_option",
     "index_path",
+    "live_fetch_options",
     "mode_option",
     "output",
     "output_options",
@@ -162,19 +164,40 @@ urls_option = click.option(
     help="Read URLs from FILE, one per line ('#' comments and blank lines skipped); '-' for standard input.",
 )
 
-fetch_options = _stack(
+_store_options = _stack(
     click.option("--cache", "cache", metavar="PATH", default=None,
                  help="The SQLite cache file shared by every run [default: $ROBOTRULES_CACHE, else "
                       "robotrules/robots.sqlite3 in the user cache directory]."),
     click.option("--no-cache", "no_cache", is_flag=True, help="Keep fetched files in memory for this run only."),
     click.option("--redis", "redis", metavar="URL", default=None,
                  help="Share the cache in Redis instead (redis://host:6379/0)."),
-    click.option("--refresh", is_flag=True, help="Fetch each robots.txt again, even when the cached copy is fresh."),
+)
+
+_request_options = _stack(
     click.option("--timeout", type=float, default=30.0, show_default=True, callback=positive_seconds,
                  metavar="SECONDS", help="The time limit of one robots.txt fetch, redirects included (> 0)."),
     click.option("--user-agent", "user_agent", metavar="HEADER", default=None,
                  help="The User-Agent header of the robots.txt requests."),
 )
+
+fetch_options = _stack(
+    _store_options,
+    click.option("--refresh", is_flag=True, help="Fetch each robots.txt again, even when the cached copy is fresh."),
+    _request_options,
+)
+"""The fetch options of the commands with a crawler's view (check, fetch): the cache answers
+while its copy is fresh (24 hours), and each answer says how old it is; ``--refresh`` fetches now."""
+
+live_fetch_options = _stack(
+    _store_options,
+    click.option("--cached", is_flag=True,
+                 help="Use the cached copy while it is fresh (up to 24 hours old), as check does. "
+                      "Default: fetch the live robots.txt now, so an edit on the server shows at once."),
+    click.option("--refresh", is_flag=True, hidden=True),  # the default here; kept so older scripts still run
+    _request_options,
+)
+"""The fetch options of the commands a site owner points at a URL (test, lint, diff): the live
+file is fetched every run (and stored in the cache for the others); ``--cached`` reads the cache."""
 
 
 def fetching(params: dict[str, Any]) -> Fetching:
@@ -185,8 +208,12 @@ def fetching(params: dict[str, Any]) -> Fetching:
         raise click.UsageError(f"{' and '.join(chosen)} cannot be used together: choose one cache")
     if params["cache"] == "":
         raise click.BadParameter("the cache path is empty", param_hint="'--cache'")
+    if params.get("cached") and params.get("refresh"):
+        raise click.UsageError("--cached and --refresh cannot be used together: --cached reads the cache, "
+                               "--refresh (the default here) fetches now")
+    refresh = params["refresh"] or not params.get("cached", True)
     return Fetching(cache=params["cache"], no_cache=params["no_cache"], redis=params["redis"],
-                    refresh=params["refresh"], timeout=params["timeout"], user_agent=params["user_agent"],
+                    refresh=refresh, cached_flag="cached" in params, timeout=params["timeout"], user_agent=params["user_agent"],
                     mode=params.get("mode", "google"))
 
 
@@ -197,12 +224,12 @@ def output(params: dict[str, Any]) -> Output:
 
 
 def agents(given: tuple[str, ...], user_agent: str | None) -> tuple[str, ...]:
-    """The agents to decide for: as given, else the token of the ``--user-agent`` header, else ``*``."""
-    for agent in given:
-        try:
-            require_token(agent)  # the one agent check of every surface
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="'--agent'") from None
+    """The agents to decide for: as given, else the token of the ``--user-agent`` header, else ``*``.
+
+    Each given agent is checked by :func:`agent_token` (a robots.txt line is an error, a name
+    split by spaces a warning)."""
+    for agent in dict.fromkeys(given):
+        agent_token(agent)
     if given:
         return tuple(dict.fromkeys(given))
     if user_agent:
@@ -210,3 +237,44 @@ def agents(given: tuple[str, ...], user_agent: str | None) -> tuple[str, ...]:
         if token:
             return (token,)
     return ("*",)
+
+
+_LINE = re.compile(r"\s*user-?agent\s*:\s*(.*)", re.IGNORECASE)
+_WORDS = re.compile(r"[A-Za-z_-]+(?:\s+[A-Za-z0-9_-]+)+")
+
+
+def agent_token(agent: str) -> str:
+    """The product token of an ``--agent``, after the hints for suspicious names.
+
+    ``User-agent: Googlebot`` (a robots.txt line) is an error naming the token to give: read as
+    a name it would be the crawler ``User-agent``. Plain words split by spaces (``Google bot``)
+    are matched on the first word only, as Google does with a User-Agent header: a warning on
+    stderr suggests the joined name, a registered crawler first. An agent naming no crawler is
+    an error."""
+    line = _LINE.fullmatch(agent)
+    if line is not None:
+        wanted = token_of(line.group(1))
+        hint = f": give -a {wanted}" if wanted else ""
+        raise click.BadParameter(f"{agent[:80]!r} is a robots.txt line, not a crawler name{hint}",
+                                 param_hint="'--agent'")
+    try:
+        token = require_token(agent)  # the one agent check of every surface
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--agent'") from None
+    if _WORDS.fullmatch(agent.strip()):
+        click.echo(f"robotrules: warning: -a {agent!r} is matched as the crawler {token!r} (its first word, as "
+                   f"in a User-Agent header); did you mean -a {_joined(agent)}?", err=True)
+    return token
+
+
+def _joined(agent: str) -> str:
+    """The crawler a name split by spaces most likely means: a registered one (Googlebot,
+    Googlebot-Image), else the words joined."""
+    from robotrules.crawlers import by_token
+
+    words = agent.split()
+    for candidate in ("".join(words), "-".join(words)):
+        crawler = by_token(candidate)
+        if crawler is not None:
+            return str(crawler.name)
+    return "".join(words)

@@ -1,7 +1,11 @@
 """How the ``robotrules`` command writes: text or JSON, colour on a terminal only, progress bars.
 
-Results go to stdout, one line (or one JSON object) as soon as each is known, so a run over
-thousands of URLs streams; errors and notes go to stderr. Colour is used only when stdout is a
+Results go to stdout, one line as soon as each is known, so a run over thousands of URLs
+streams; errors and notes go to stderr. With ``--json`` every command prints one JSON document
+(a command that answers per URL collects ``{"results": [...]}``); ``--jsonl`` streams one JSON
+object a line instead. In JSON, as in text, lines and columns are 1-based, and "no line" (no
+deciding rule, a finding about the whole file) is ``null``, never 0
+(:func:`robotrules.answers.json_ready`). Colour is used only when stdout is a
 terminal (click strips it otherwise), never when ``NO_COLOR`` is set, and as ``--color`` or
 ``--no-color`` say when given. A progress bar is drawn on stderr when stderr is a terminal and
 the results go elsewhere (a file or a pipe): on a terminal the streaming results are the progress.
@@ -14,14 +18,15 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 import click
 
-from robotrules.answers import Verdict, crawler_note
+from robotrules.answers import Verdict, crawler_note, json_ready
+from robotrules.core.lint import Diagnostic
 
-__all__ = ["Output", "resolve_color", "verdict_lines"]
+__all__ = ["Output", "diagnostic_dict", "jsonl_option", "resolve_color", "verdict_lines"]
 
 _T = TypeVar("_T")
 
@@ -54,6 +59,14 @@ class Output:
     as_json: bool = False
     color: bool | None = None
     progress: bool | None = None
+    jsonl: bool = False
+    _results: list[Any] = field(default_factory=list)
+
+    def with_jsonl(self, jsonl: bool) -> Output:
+        """This output, streaming JSON Lines when ``jsonl`` (the ``--jsonl`` option: JSON implied)."""
+        if jsonl:
+            self.jsonl = self.as_json = True
+        return self
 
     def echo(self, text: str = "", *, err: bool = False) -> None:
         """One line of text (flushed at once, so results stream)."""
@@ -64,8 +77,22 @@ class Output:
         return click.style(text, **styles)
 
     def json(self, data: Any) -> None:
-        """One JSON document on one line (JSON Lines when called per result)."""
-        click.echo(json.dumps(data), color=False)
+        """One JSON document on one line, in the one convention (:func:`json_ready`)."""
+        click.echo(json.dumps(json_ready(data)), color=False)
+
+    def result(self, data: Any) -> None:
+        """One result of a command that answers per URL: a line at once with ``--jsonl``, else kept
+        for the one document :meth:`results_done` prints."""
+        if self.jsonl:
+            self.json(data)
+        else:
+            self._results.append(data)
+
+    def results_done(self) -> None:
+        """With ``--json`` (not ``--jsonl``): the one document, ``{"results": [...]}``, in input order."""
+        if self.as_json and not self.jsonl:
+            self.json({"results": self._results})
+            self._results = []
 
     def error(self, message: str) -> None:
         """``robotrules: error: ...`` on stderr (the run goes on; the exit code says it)."""
@@ -137,3 +164,19 @@ def usage_line(verdict: Verdict, purpose: str | None = None) -> str:
         return "AI use: " + verdict.use_sentence()
     note = crawler_note(verdict.agent, verdict.token)  # A8: the answer names the crawler's purpose
     return "AI use: " + verdict.use_sentence([purpose]) + (f" ({note})" if note else "")
+
+
+def jsonl_option(command: Any) -> Any:
+    """``--jsonl``: for a command that answers per URL, one JSON object a line as each is known."""
+    return click.option("--jsonl", "jsonl", is_flag=True,
+                        help="One JSON object a line as each result is known (JSON Lines), "
+                             "instead of one JSON document; implies --json.")(command)
+
+
+def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
+    """A lint finding in JSON: ``line`` (null for the whole file), ``column`` 1-based as in the
+    text (1 for a whole line, null for the whole file), ``severity``, ``code``, ``message`` and
+    ``fix`` (the line as it should be written, or null)."""
+    line = diagnostic.line or None
+    return {"line": line, "column": (diagnostic.column or 1) if line else None, "severity": diagnostic.severity,
+            "code": diagnostic.code, "message": diagnostic.message, "fix": diagnostic.fix}

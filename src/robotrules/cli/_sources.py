@@ -41,6 +41,7 @@ __all__ = [
     "read_expectations",
     "read_source",
     "stdin_is_terminal",
+    "url_hint",
     "url_lines",
     "url_list",
 ]
@@ -59,6 +60,28 @@ def damaged_archive(message: str) -> InputError:
 def is_url(text: str) -> bool:
     """Whether a source names a URL (``scheme://...``) rather than a file."""
     return _URL.match(text) is not None
+
+
+_HOSTLIKE = re.compile(r"(?:www\.|[A-Za-z0-9-]+\.)+[A-Za-z]{2,}(?::[0-9]+)?(?:[/?#].*)?|localhost(?::[0-9]+)?(?:[/?#].*)?",
+                       re.IGNORECASE)
+
+
+_FILE_ENDINGS = frozenset({"txt", "json", "jsonl", "csv", "tsv", "html", "htm", "xml", "md", "gz", "parquet", "py"})
+
+
+def url_hint(text: str, *, paths: bool = False) -> str:
+    """What a URL that was refused most likely meant, as "; did you mean ...?" ("" when nothing
+    fits): a host without a scheme (``example.com/page``) gets ``https://``; with ``paths``, a
+    path without its leading ``/`` (``cart``) gets one."""
+    text = text.strip()
+    if not text or is_url(text) or text.startswith("/"):
+        return ""
+    host = re.split(r"[/?#:]", text, maxsplit=1)[0]
+    if _HOSTLIKE.fullmatch(text) and host.rpartition(".")[2].lower() not in _FILE_ENDINGS:
+        return f"; did you mean '{'https://' + text}'?"
+    if paths and " " not in text and ":" not in text.split("/", 1)[0]:
+        return f"; did you mean '/{text}'?"
+    return ""
 
 
 def stdin_is_terminal() -> bool:
@@ -97,7 +120,8 @@ def read_local(text: str, what: str = "robots.txt") -> Source:
         with open(text, "rb") as handle:
             return Source(text, handle.read())
     except OSError as exc:
-        raise InputError(describe_os_error(exc, f"cannot read {what}")) from None
+        hint = url_hint(text) if isinstance(exc, FileNotFoundError) else ""
+        raise InputError(describe_os_error(exc, f"cannot read {what}") + hint) from None
 
 
 def read_source(text: str, fetching: Fetching) -> Source:
@@ -115,7 +139,7 @@ def live_body(source: Source, purpose: str) -> bytes:
     state = source.state
     if state is None or state.kind == "rules":
         return source.body
-    raise InputError(f"cannot {purpose} {state.robots_url}: {state.describe()}")
+    raise InputError(f"cannot {purpose} {state.robots_url}: {state.cause()}")
 
 
 def url_lines(lines: Iterable[bytes], name: str) -> Iterator[str]:

@@ -50,6 +50,15 @@ GRANTED: str | None = ""
 """What a failed or skipped acquire answers: go ahead, without the store's lock."""
 
 
+def _age(entry: Entry, now: float) -> float:
+    """The age a state reports: of the deciding good copy (:func:`~robotrules.core.policy.age`),
+    else of the latest attempt: a failure answered from the cache 50 s later is 50 s old, not 0
+    (the policy's age of a decision made without a copy is 0, and stays so for its callers)."""
+    if entry.good_at is not None:
+        return age(entry, now)
+    return max(0.0, now - entry.fetched_at)
+
+
 def never(op: NoReturn) -> NoReturn:
     """``typing.assert_never`` (Python 3.11+) for 3.10: mypy proves every operation handled."""
     raise AssertionError(f"unhandled refresh operation {op!r}")
@@ -225,7 +234,7 @@ class ClientBase(Generic[_F, _L]):
             else:
                 robots = ready[1] if ready is not None and ready[0] == stand.body else parse(stand.body, mode=self.mode)
                 parsed = parsed_cost(robots)
-        state = RobotsState(entry.url, stand.kind, stand.status, stand.reason, robots, age=stand.age, cache=cache,
+        state = RobotsState(entry.url, stand.kind, stand.status, stand.reason, robots, age=_age(entry, now), cache=cache,
                             failures=entry.failures, entry=entry, store=self.store_state)
         # until: the expiry or the F6 flip, the policy's number
         slot = Slot(stand.until, state, self._slots.next_seq(), slot_cost(entry, robots, parsed), parsed)
@@ -268,7 +277,7 @@ class ClientBase(Generic[_F, _L]):
         state = slot.state
         if not hit:
             return state
-        return replace(state, cache="hit", age=age(state.entry, self.clock()), store=self.store_state)
+        return replace(state, cache="hit", age=_age(state.entry, self.clock()), store=self.store_state)
 
     def cached(self, url: str) -> RobotsState | None:
         """The state of the robots.txt governing ``url`` when this process holds a copy that still

@@ -10,15 +10,20 @@ token such as ``Googlebot``, and :func:`user_agent_token` turns a full User-Agen
 from __future__ import annotations
 
 import re
+import sys
+import warnings
 
 from robotrules.core.lexer import WS
 
 __all__ = [
+    "RobotsInputWarning",
     "caller_key",
     "is_global_agent",
     "legacy_agent_matches",
     "product_token",
     "user_agent_token",
+    "warn_agent",
+    "warn_url",
 ]
 
 _TOKEN_RE = re.compile(r"[A-Za-z_-]*")
@@ -109,3 +114,60 @@ def _header_name(header: str) -> str:
         if name.lower() not in _GENERIC:
             return name
     return first
+
+
+class RobotsInputWarning(UserWarning):
+    """What a program passed to :meth:`RobotsTxt.check` or :meth:`RobotsTxt.allowed` is
+    probably not what it meant (G2, G3, R3): a user agent that is not a product token (such as
+    "Googlebot/2.1" or a whole User-Agent header, which no group can name, so the verdict is that of
+    the ``*`` group or "no group applies"), or a URL that is neither absolute nor a path starting
+    with "/". The verdict stays the reference's; the warning names what to pass instead.
+    Turn it into an error with ``warnings.simplefilter("error", RobotsInputWarning)``."""
+
+
+_VALID_AGENT_RE = re.compile(r"[A-Za-z_-]*|\*")  # "" too: no token to suggest
+_SEEN_AGENTS: dict[str, bool] = {}  # agent -> whether it is a product token; bounded below
+_SEEN_LIMIT = 4096
+_CORE_DIR = __file__[: max(__file__.rfind("/"), __file__.rfind("\\")) + 1]
+
+
+def warn_agent(agent: str) -> None:
+    """G2, G3: warn (:class:`RobotsInputWarning`), once per distinct string, when ``agent`` is not
+    a product token (letters, "-" and "_"; or "*"), naming the token to pass instead.
+
+    Memoised, so callers may call it for every agent they have no group for: after the first
+    call for a string it is one dict lookup. The memo holds at most a few thousand strings.
+    """
+    if agent in _SEEN_AGENTS:
+        return
+    if len(_SEEN_AGENTS) >= _SEEN_LIMIT:
+        _SEEN_AGENTS.clear()
+    valid = _VALID_AGENT_RE.fullmatch(agent) is not None
+    _SEEN_AGENTS[agent] = valid
+    if valid:
+        return
+    token = user_agent_token(agent)
+    if token:
+        advice = f"pass its product token {token!r} (robotrules.user_agent_token({agent[:80]!r}) gives it)"
+    else:
+        advice = "pass the crawler's product token (letters, '-' and '_'), such as 'Googlebot'"
+    _warn(f"user agent {agent[:80]!r} is not a product token, so no robots.txt group can name it and only "
+          f"the '*' group can apply; {advice}")
+
+
+def warn_url(url: str) -> None:
+    """R3: warn (:class:`RobotsInputWarning`) for a URL that is neither absolute nor a path
+    starting with "/" (callers test that cheaply first: no "://" in it, and no leading "/")."""
+    _warn(f"{url[:200]!r} is neither an absolute URL nor a path starting with '/', so it is not decided as "
+          "meant; pass the full URL (https://example.com/page) or the path with its leading '/'")
+
+
+def _warn(message: str) -> None:
+    """Warn, attributing the warning to the first caller outside the core (in pure Python and
+    compiled alike: compiled functions have no frames)."""
+    frame = sys._getframe(0)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_CORE_DIR):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    warnings.warn(message, RobotsInputWarning, stacklevel=level)

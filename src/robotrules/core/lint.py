@@ -21,6 +21,7 @@ cite no requirement ids; the comments on :data:`CODES` name the requirement behi
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -33,7 +34,7 @@ from robotrules.core.extensions import (
     parse_request_rate,
 )
 from robotrules.core.lint_usage import CODES as USAGE_CODES
-from robotrules.core.lint_usage import usage_findings
+from robotrules.core.lint_usage import fixed_signal, fixed_usage, usage_findings
 from robotrules.core.model import Group, Model, build_model_from_lines, text
 from robotrules.core.modes import Mode, get_mode
 from robotrules.core.rules import Rule, rank
@@ -97,6 +98,11 @@ class Diagnostic:
     or ignored field; the first byte cut or the bad byte for the line-level findings), or 0
     when it concerns the whole line or file. Characters are counted in the line as decoded
     from UTF-8 (each invalid byte sequence counts as one), without the byte order mark.
+
+    ``fix`` is the line as it should be written when the fix is obvious ("Disallow: admin/" ->
+    "Disallow: /admin/", a misspelt field name -> the right one, "Content-Signals" ->
+    "Content-Signal", "Train-AI=n" -> "train-ai=n"), else None. It fixes this finding only,
+    keeps the line's comment, and drops its indentation.
     """
 
     line: int
@@ -104,6 +110,7 @@ class Diagnostic:
     code: str
     message: str
     column: int = 0
+    fix: str | None = None
 
     def __str__(self) -> str:
         where = f"line {self.line}" if self.line else "file"
@@ -381,4 +388,76 @@ def lint(body: bytes | str, mode: str | Mode = "google", *, size: int | None = N
         + _usage_findings(read.model, _Lines(read.lines), mode_rules)
     )
     found.sort(key=lambda d: (d.line, d.code))
-    return found
+    return _with_fixes(found, read)
+
+
+# -- fixes: the line as it should be written, for the findings whose fix is obvious -------------
+
+_NAMES = {lexer.DISALLOW: "Disallow", lexer.ALLOW: "Allow", lexer.USER_AGENT: "User-agent", lexer.SITEMAP: "Sitemap"}
+_SPELLED = {
+    "user-agent": "User-agent", "allow": "Allow", "disallow": "Disallow", "sitemap": "Sitemap",
+    "crawl-delay": "Crawl-delay", "request-rate": "Request-rate", "visit-time": "Visit-time", "host": "Host",
+    "clean-param": "Clean-param", "content-signal": "Content-Signal", "content-usage": "Content-Usage",
+}
+"""Field names as they are usually written: what a misspelt unknown field is compared with."""
+_FIXABLE = frozenset({
+    "path-without-slash", "field-typo", "field-prefix", "missing-colon", "unknown-field", "signal-misspelt",
+    "user-agent-header", "user-agent-extra", "usage-unreadable", "usage-unknown-value", "signal-value",
+})
+
+
+def _with_fixes(found: list[Diagnostic], read: _Pass) -> list[Diagnostic]:
+    """``found``, each finding with an obvious fix carrying it (:attr:`Diagnostic.fix`)."""
+    if not any(d.code in _FIXABLE for d in found):
+        return found
+    events = {event[0]: event for event in read.lexed.events}
+    fixed = []
+    for d in found:
+        event = events.get(d.line) if d.code in _FIXABLE else None
+        fix = _fix(d.code, event, read.lines[d.line - 1]) if event is not None else None
+        fixed.append(d if fix is None else Diagnostic(d.line, d.severity, d.code, d.message, d.column, fix))
+    return fixed
+
+
+def _fix(code: str, event: tuple[int, int, str, str, int], raw: str) -> str | None:
+    """The fix of finding ``code`` on a line with this lexer ``event``; ``raw`` the line as read."""
+    _, kind, key_raw, value_raw, _ = event
+    key, value = text(key_raw), text(value_raw)
+    hash_at = raw.find("#")
+    comment = "" if hash_at < 0 else "  " + text(raw[hash_at:])
+    if code in ("field-typo", "field-prefix", "missing-colon"):
+        return f"{_NAMES.get(kind, key)}: {value}{comment}"
+    if code == "path-without-slash":
+        scheme, sep, rest = value.partition("://")
+        path = "/" + rest.partition("/")[2] if sep and scheme.isalpha() else "/" + value
+        return f"{key}: {path}{comment}"
+    if code == "unknown-field":
+        close = difflib.get_close_matches(key.lower(), list(_SPELLED), n=1, cutoff=0.8)
+        return f"{_SPELLED[close[0]]}: {value}{comment}" if close else None
+    if code == "signal-misspelt":
+        return f"Content-Signal: {value}{comment}"
+    if code in ("user-agent-header", "user-agent-extra"):
+        return _agent_fix(key, value, comment)
+    if code in ("usage-unreadable", "usage-unknown-value") and key.lower() == "content-usage":
+        statement = fixed_usage(value)
+        return f"{key}: {statement}{comment}" if statement is not None else None
+    if code == "signal-value":
+        statement = fixed_signal(value)
+        return f"{key}: {statement}{comment}" if statement is not None else None
+    return None
+
+
+def _agent_fix(key: str, agent: str, comment: str) -> str | None:
+    """G3: a whole User-Agent header -> the crawler's name in it; "Googlebot/2.1" or "Googlebot*"
+    -> "Googlebot" (a name followed by something else, as "MJ12bot", has no obvious fix)."""
+    if _looks_like_header(agent):
+        meant = user_agent_token(agent)
+        return f"{key}: {meant}{comment}" if meant and meant != "*" and meant.lower() != "mozilla" else None
+    name = _TOKEN_PREFIX_RE.match(agent)
+    rest = agent[name.end():] if name is not None else ""
+    if name is None or not rest or rest[0] not in "/*" + lexer.WS:
+        return None
+    return f"{key}: {name.group()}{comment}"
+
+
+_TOKEN_PREFIX_RE = re.compile(r"[A-Za-z_-]+")

@@ -15,7 +15,7 @@ from robotrules.core.model import Extension, Group, Model
 from robotrules.core.rules import verdict
 from robotrules.core.usage import LEGACY_LABELS, VOCABULARY, UsageRule, parse_signal, usage_rule
 
-__all__ = ["CODES", "usage_findings"]
+__all__ = ["CODES", "fixed_signal", "fixed_usage", "usage_findings"]
 
 CODES: dict[str, tuple[str, str]] = {
     "usage-outside-group": ("error", "a Content-Usage line before any user-agent line applies to no crawler"),
@@ -122,3 +122,35 @@ def _contradictions(signal: Extension, rules: list[UsageRule]) -> Iterator[Findi
             other = rule.statement.preference(category)
             if other is not None and other != allowed:
                 yield signal.line, "signal-contradicts-usage", f"{category}: line {rule.line} says the opposite"
+
+
+def fixed_usage(value: str) -> str | None:
+    """A1, A5: the Content-Usage value as it should be written when the only trouble is the form of
+    its statement (upper-case keys, quoted or spelt-out values: 'Train-AI="No"' -> 'train-ai=n'),
+    else None. The result is checked: it reads without error and every value states a preference."""
+    path = usage_rule(value, 0, False).path
+    statement = _normalised(value[len(path):], {"yes": "y", "no": "n"})
+    fixed = f"{path} {statement}" if path else statement
+    rule = usage_rule(fixed, 0, False)
+    if fixed == value or not rule.statement.parsed or rule.statement.unread:
+        return None
+    return fixed
+
+
+def fixed_signal(value: str) -> str | None:
+    """A7: the Content-Signal value as it should be written ('AI-Train=N' -> 'ai-train=no'), or None
+    when that is not obvious. The result is checked: every value states a preference."""
+    fixed = _normalised(value, {"y": "yes", "n": "no"})
+    if fixed == value or parse_signal(fixed).unread:
+        return None
+    return fixed
+
+
+def _normalised(statement: str, words: dict[str, str]) -> str:
+    """``key=value`` items with lower-case keys and values, unquoted, ``words`` respelt."""
+    items = []
+    for item in statement.split(","):
+        key, sep, val = item.partition("=")
+        val = val.strip().strip("\"'").strip().lower()
+        items.append(key.strip().lower() + (sep + words.get(val, val) if sep else ""))
+    return ", ".join(items)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from robotrules.core import lexer
-from robotrules.core.agents import caller_key, legacy_agent_matches
+from robotrules.core.agents import _SEEN_AGENTS, caller_key, legacy_agent_matches, warn_agent, warn_url
 from robotrules.core.extensions import (
     ContentUsage,
     RequestRate,
@@ -99,9 +99,18 @@ class RobotsTxt:
     # -- the questions -------------------------------------------------------------------
 
     def allowed(self, url: str, user_agent: UserAgents) -> bool:
-        """Whether ``user_agent`` may fetch ``url`` (an absolute URL or a path starting with "/")."""
+        """Whether ``user_agent`` may fetch ``url`` (an absolute URL or a path starting with "/").
+
+        ``user_agent`` is a product token such as "Googlebot" (:func:`robotrules.user_agent_token`
+        gives it from a User-Agent header); another string, or a URL of another form, is decided as
+        the reference decides it, with a :class:`~robotrules.core.agents.RobotsInputWarning`.
+        """
         if self._plain and type(user_agent) is str and type(url) is str:  # hot path: google mode, one agent
             selected = self._by_token.get(user_agent.lower()) if user_agent.isascii() else None
+            if selected is None and user_agent not in _SEEN_AGENTS:  # no group names it: a token? (memoised)
+                warn_agent(user_agent)
+            if "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
+                warn_url(url)
             ruleset = (selected or self._fallback).ruleset
             if not ruleset.can_disallow:  # e.g. no rules, or only "disallow:" (R1)
                 return True
@@ -118,6 +127,8 @@ class RobotsTxt:
         """
         if not isinstance(url, str):
             raise TypeError(f"url must be str, not {type(url).__name__}")
+        if "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
+            warn_url(url)
         path = path_params_query(url)
         ruleset, groups, agent = self._select(user_agent)
         if not global_group and agent == "*":
@@ -278,6 +289,8 @@ class RobotsTxt:
         for agent in agents:
             key = caller_key(agent)
             selected = self._by_token.get(key) if key is not None else None
+            if selected is None and agent not in _SEEN_AGENTS:  # G3: warn once for what is not a token
+                warn_agent(agent)
             if selected is not None and all(selected is not m for _, m in matched):
                 matched.append((key, selected))  # type: ignore[arg-type]
         if not matched:

@@ -15,9 +15,11 @@ from robotrules.answers import check_offline
 from robotrules.core.lint import lint
 from robotrules.core.robotstxt import parse
 from robotrules.diff import diff
+from robotrules.edit import edit
+from robotrules.service import _models as models
 from robotrules.service._purpose import answer
 
-__all__ = ["Checkpoint", "compare", "diagnostics", "findings", "text", "verdicts"]
+__all__ = ["Checkpoint", "compare", "diagnostics", "edited", "findings", "text", "verdicts"]
 
 Checkpoint = Callable[[], None]
 
@@ -31,8 +33,7 @@ def text(raw: str) -> bytes:
 
 def diagnostics(body: bytes, mode: str) -> list[dict[str, Any]]:
     """The lint findings of ``body`` as the service's JSON."""
-    return [{"line": d.line, "column": getattr(d, "column", 0), "severity": d.severity, "code": d.code,
-             "message": d.message} for d in lint(body, mode)]
+    return [models.diagnostic_json(d) for d in lint(body, mode)]
 
 
 def verdicts(body: bytes, urls: Sequence[str], agents: Sequence[str], mode: str, purpose: str | None,
@@ -51,7 +52,7 @@ def verdicts(body: bytes, urls: Sequence[str], agents: Sequence[str], mode: str,
 
 
 def findings(body: bytes, mode: str, checkpoint: Checkpoint) -> dict[str, Any]:
-    """/v1/lint: the findings of ``body`` with their counts."""
+    """/v1/lint: the findings of ``body``, each with its fix when it is obvious, and their counts."""
     checkpoint()
     found = diagnostics(body, mode)
     return {"diagnostics": found,
@@ -59,7 +60,18 @@ def findings(body: bytes, mode: str, checkpoint: Checkpoint) -> dict[str, Any]:
             "warnings": sum(1 for d in found if d["severity"] == "warning")}
 
 
-def compare(old: bytes, new: bytes, agents: Sequence[str], urls: Sequence[str], mode: str,
+def compare(old: bytes, new: bytes, agents: Sequence[str], urls: Sequence[str], mode: str, origin: str,
             checkpoint: Checkpoint) -> dict[str, Any]:
-    """/v1/diff: what changes from ``old`` to ``new`` (:func:`robotrules.diff.diff`), as JSON."""
-    return diff(old, new, agents=agents, urls=urls, mode=mode, checkpoint=checkpoint).to_dict()
+    """/v1/diff: what changes from ``old`` to ``new`` (:func:`robotrules.diff.diff`), as JSON;
+    ``origin``: the site of a side given by URL ("" for two drafts: rules are probed as paths)."""
+    return diff(old, new, agents=agents, urls=urls, mode=mode, origin=origin, checkpoint=checkpoint).to_dict()
+
+
+def edited(body: bytes, block: Sequence[str], block_purpose: Sequence[str], allow: Sequence[str], usage: str | None,
+           mode: str, checkpoint: Checkpoint) -> dict[str, Any]:
+    """/v1/edit: ``body`` with the crawlers blocked or allowed and the usage statement set
+    (:func:`robotrules.edit.edit`, which may refuse: ``EditRefused``), with its diff, as JSON."""
+    checkpoint()
+    found = edit(body, block=block, block_purpose=block_purpose, allow=allow, usage=usage, mode=mode).to_dict()
+    checkpoint()
+    return found

@@ -2,15 +2,18 @@
 
 Responses are built from the shared JSON forms (:meth:`robotrules.verdicts.Verdict.to_dict`,
 :func:`robotrules.verdicts.state_dict`, :meth:`robotrules.diff.RobotsDiff.to_dict`) and sent as
-they are; these models describe them (the schema fuzz test checks that they agree). Request
+they are; these models describe them (the schema fuzz test checks that they agree). As in the
+CLI's JSON, lines and columns are 1-based and "no line" is null, never 0. Request
 models forbid unknown fields, so a misspelt field name is a clear 422, not silently ignored.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from robotrules.core.lint import Diagnostic
 
 __all__ = [
     "AgentsResponse",
@@ -21,6 +24,8 @@ __all__ = [
     "DiagnosticModel",
     "DiffRequest",
     "DiffResponse",
+    "EditRequest",
+    "EditResponse",
     "ErrorBody",
     "ErrorDetail",
     "HealthResponse",
@@ -35,6 +40,7 @@ __all__ = [
     "TestResponse",
     "VerdictChangeModel",
     "VerdictModel",
+    "diagnostic_json",
 ]
 
 Mode = Literal["google", "rfc9309", "legacy1994"]
@@ -94,7 +100,7 @@ class VerdictModel(BaseModel):
     agent: str = Field(description="the agent as given: a token, a versioned name or a whole User-Agent header")
     token: str = Field(description="the product token it was matched on")
     allowed: bool
-    line: int = Field(description="the deciding line's number (0: no rule decided)")
+    line: int | None = Field(description="the deciding line's number (null: no rule decided)")
     text: str | None = Field(description="the deciding line as written")
     kind: Literal["allow", "disallow"] | None = Field(description="the deciding rule's kind")
     group: str | None = Field(description="the group that applied ('*', a token; null: none)")
@@ -153,11 +159,20 @@ class RobotsResponse(RobotsStateModel):
 class DiagnosticModel(BaseModel):
     """A finding of the linter: where, how bad, a stable code and a plain message."""
 
-    line: int
-    column: int = Field(description="1-based column (0: the whole line)")
+    line: int | None = Field(description="1-based line (null: the whole file)")
+    column: int | None = Field(description="1-based column (1 for a finding about the whole line; null: the whole file)")
     severity: Literal["error", "warning", "info"]
     code: str
     message: str
+    fix: str | None = Field(default=None, description="the line as it should be written, when the fix is obvious "
+                                                      "(e.g. 'Disallow: admin/' -> 'Disallow: /admin/'); else null")
+
+
+def diagnostic_json(diagnostic: Diagnostic) -> dict[str, Any]:
+    """A lint finding as :class:`DiagnosticModel` describes it (the CLI's ``lint --json`` form)."""
+    line = diagnostic.line or None
+    return {"line": line, "column": (diagnostic.column or 1) if line else None, "severity": diagnostic.severity,
+            "code": diagnostic.code, "message": diagnostic.message, "fix": diagnostic.fix}
 
 
 class TestRequest(_Request):
@@ -217,8 +232,8 @@ class RuleChangeModel(BaseModel):
     agent: str
     kind: Literal["allow", "disallow"]
     value: str
-    old_line: int
-    new_line: int
+    old_line: int | None = Field(description="the rule's line in the old version (null: not there)")
+    new_line: int | None = Field(description="the rule's line in the new version (null: not there)")
 
 
 class VerdictChangeModel(BaseModel):
@@ -228,8 +243,8 @@ class VerdictChangeModel(BaseModel):
     agent: str
     old_allowed: bool
     new_allowed: bool
-    old_line: int
-    new_line: int
+    old_line: int | None = Field(description="the deciding line in the old version (null: no rule decided)")
+    new_line: int | None = Field(description="the deciding line in the new version (null: no rule decided)")
     old_rule: str
     new_rule: str
 
@@ -250,10 +265,48 @@ class DiffResponse(BaseModel):
     rules: list[RuleChangeModel]
     verdicts: list[VerdictChangeModel]
     crawl_delays: list[CrawlDelayChangeModel]
+    ignored_crawl_delays: list[CrawlDelayChangeModel] = Field(
+        default_factory=list, description="crawl-delay changes only Google's crawlers see: not a change, as they ignore it")
     sitemaps_added: list[str]
     sitemaps_removed: list[str]
     old_robots: RobotsStateModel | None = Field(default=None, description="the fetched robots.txt's state when the old version was given by URL")
     new_robots: RobotsStateModel | None = Field(default=None, description="the fetched robots.txt's state when the new version was given by URL")
+
+
+# -- edit ---------------------------------------------------------------------------------------
+
+CrawlerKind = Literal["search", "ai-training", "ai-assistant", "ai-search", "archive", "seo", "other"]
+"""What a crawler is for (the registry's kinds, :data:`robotrules.crawlers.KINDS`)."""
+
+
+class EditRequest(_Request):
+    """A robots.txt and the changes to make to it: crawlers to block or allow everywhere, purposes
+    whose crawlers to block, a usage statement for the '*' group. Nothing else changes."""
+
+    robots: str = Field(description="the robots.txt text to edit", examples=["User-agent: *\nDisallow: /cart\n"])
+    block: list[str] = Field(default_factory=list, max_length=200,
+                             description="product tokens of crawlers to disallow everywhere", examples=[["GPTBot"]])
+    block_purpose: list[CrawlerKind] = Field(
+        default_factory=list, max_length=7,
+        description="block every crawler of the registry with this purpose (names Google reads as another "
+                    "token are skipped, and a note says so)", examples=[["ai-training"]])
+    allow: list[str] = Field(default_factory=list, max_length=200,
+                             description="product tokens of crawlers to allow everywhere", examples=[["Googlebot"]])
+    usage: str | None = Field(default=None, max_length=1000,
+                              description="a Content-Usage statement for the whole site, set in the '*' group",
+                              examples=["train-ai=n"])
+    mode: Mode = "google"
+
+
+class EditResponse(BaseModel):
+    """The edited text and what it changes; every line not edited is kept as it was."""
+
+    changed: bool = Field(description="whether the text changed")
+    robots: str = Field(description="the edited robots.txt")
+    blocked: list[str] = Field(description="the tokens blocked")
+    allowed: list[str] = Field(description="the tokens allowed")
+    notes: list[str] = Field(description="what people should know: names skipped, groups split, nothing to do")
+    diff: DiffResponse = Field(description="what changes for each crawler, as /v1/diff says it")
 
 
 # -- the registry, health ----------------------------------------------------------------------

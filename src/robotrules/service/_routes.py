@@ -2,7 +2,8 @@
 
 Each handler validates its input, asks :class:`~robotrules.service._live.Live` (live robots.txt
 files) or :mod:`robotrules.service._drafts` (texts the request carries), and sends the shared
-JSON forms (:mod:`robotrules.verdicts`, :mod:`robotrules.diff`). The app's
+JSON forms (:mod:`robotrules.answers`, :mod:`robotrules.diff`), in the one convention (lines and
+columns 1-based, "no line" null: :func:`robotrules.answers.json_ready`). The app's
 :class:`~robotrules.service._live.Live` reaches them as a dependency (:func:`live`), set by
 :func:`robotrules.service.create_app`.
 """
@@ -20,7 +21,9 @@ from fastapi.responses import FileResponse, PlainTextResponse, Response
 
 from robotrules import crawlers
 from robotrules._version import __version__
-from robotrules.answers import state_dict, token_of
+from robotrules.answers import json_ready, state_dict, token_of
+from robotrules.edit import EditRefused
+from robotrules.hosts import robots_url
 from robotrules.service import _drafts as drafts
 from robotrules.service import _models as models
 from robotrules.service._errors import JSON, ApiError
@@ -122,7 +125,8 @@ async def test(service: Service, request: models.TestRequest) -> Response:
     agents = agents_of(request.agents, service.settings)
     drafts_urls(request.urls, len(agents), service.settings)
     body = drafts.text(request.robots)
-    return JSON(await _work(drafts.verdicts, body, request.urls, agents, request.mode, request.purpose))
+    found = await _work(drafts.verdicts, body, request.urls, agents, request.mode, request.purpose)
+    return JSON(json_ready(found))
 
 
 @router.post("/v1/lint", response_model=models.LintResponse, responses=ERRORS, tags=["drafts"],
@@ -144,8 +148,22 @@ async def compare(service: Service, request: models.DiffRequest) -> Response:
                            f"{'both' if text is not None else 'neither'}.")
         sides[side] = (drafts.text(text), None) if text is not None else await service.fetched_body(str(url))
     (old, old_state), (new, new_state) = sides["old"], sides["new"]
-    found = await _work(drafts.compare, old, new, tokens, request.urls, request.mode)
-    return JSON({**found, "old_robots": old_state, "new_robots": new_state})
+    live = next((str(url) for url in (request.old_url, request.new_url) if url is not None), None)
+    origin = robots_url(live).removesuffix("/robots.txt") if live is not None else ""
+    found = await _work(drafts.compare, old, new, tokens, request.urls, request.mode, origin)
+    return JSON(json_ready({**found, "old_robots": old_state, "new_robots": new_state}))
+
+
+@router.post("/v1/edit", response_model=models.EditResponse, responses=ERRORS, tags=["drafts"],
+             summary="Block or allow crawlers in a robots.txt, changing nothing else")
+async def edit_text(service: Service, request: models.EditRequest) -> Response:
+    """422 ``edit_refused`` when the edit cannot be made safely (the message says why)."""
+    try:
+        found = await _work(drafts.edited, drafts.text(request.robots), request.block, request.block_purpose,
+                            request.allow, request.usage, request.mode)
+    except EditRefused as refused:
+        raise ApiError(422, "edit_refused", str(refused)) from None
+    return JSON(json_ready(found))
 
 
 # -- the registry, health, metrics, the page --------------------------------------------------------

@@ -86,7 +86,21 @@ def audit(
                           .alias("robots_url"))
     found = entries(targets, caps, policy=policy, now=now)
     joined = targets.join(found, "robots_url", "left")
+    if sites is None:  # the archive's sites: not the robots.txt files others' redirects end at
+        joined = joined.join(_redirected_away(found), "robots_url", "left_anti")
     return joined.mapInArrow(_archive_auditor(names, registry, policy, now, mode), AUDIT_SCHEMA)
+
+
+def _redirected_away(found: DataFrame) -> DataFrame:
+    """:func:`robotrules.batch.audit.redirected_away` on the entries' final URLs: the robots.txt
+    URLs where another's redirects end and whose own redirects end nowhere else."""
+    F: Any = require("pyspark.sql.functions", "spark")
+    ends = found.select("robots_url", F.coalesce(F.col("final_url"), F.lit("")).alias("final"))
+    moved = ends.where((F.col("final") != "") & (F.col("final") != F.col("robots_url")))
+    own = ends.select(F.col("robots_url").alias("target"), F.col("final").alias("target_final"))
+    stays = moved.join(own, moved["final"] == own["target"], "inner").where(
+        (F.col("target_final") == "") | (F.col("target_final") == F.col("target")))
+    return stays.select(F.col("target").alias("robots_url")).distinct()
 
 
 def _site_keys(spark: SparkSession, sites: DataFrame | Iterable[str]) -> DataFrame:

@@ -70,6 +70,7 @@ const els = {
   diffSection: $("diff-section"), diffSummary: $("diff-summary"), diffRulesWrap: $("diff-rules-wrap"),
   diffRules: document.querySelector("#diff-rules tbody"), diffVerdictsWrap: $("diff-verdicts-wrap"),
   diffVerdicts: document.querySelector("#diff-verdicts tbody"), diffOther: $("diff-other"), lineDiff: $("line-diff"),
+  draftDownload: $("draft-download"), draftCopy: $("draft-copy"),
 };
 
 const state = { ...EXAMPLE, agents: [...EXAMPLE.agents] };
@@ -165,6 +166,16 @@ function el(tag, props = {}, ...children) {
     node.append(child instanceof Node ? child : String(child));
   }
   return node;
+}
+
+/** A URL as text that may wrap after / ? & = # (not inside a word), for narrow screens. */
+function urlText(url) {
+  return String(url).split(/(?<=[/?&=#])/).flatMap((part, index) => (index ? [el("wbr"), part] : [part]));
+}
+
+/** A table cell that keeps its role when narrow screens show rows as cards, with its column's name. */
+function cell(label, props, ...children) {
+  return el("td", { role: "cell", ...props, dataset: { label, ...(props.dataset || {}) } }, ...children);
 }
 
 const normalize = (text) => text.replace(/\r\n?/g, "\n");
@@ -358,7 +369,7 @@ function updateCaret() {
   const column = Array.from(before.slice(before.lastIndexOf("\n") + 1)).length + 1;
   caretLine = line;
   const found = findingsByLine().get(line) || [];
-  const text = found.map((d) => `${severityWord(d.severity)}: ${d.message}`).join(" ");
+  const text = found.map((d) => `${severityWord(d.severity)}: ${d.message}${fixOf(d) === null ? "" : `; fix: ${fixOf(d)}`}`).join(" ");
   els.caretInfo.textContent = `Line ${line}, column ${column}${text ? ". " + text : ""}`;
   // Screen readers hear the findings when the caret reaches a line that has some, not every move.
   const spoken = text && document.activeElement === els.robots ? `Line ${line}: ${text}` : "";
@@ -392,8 +403,50 @@ function renderFindings() {
     const item = d.line
       ? el("button", { type: "button", className: "link", "aria-label": label, onclick: () => goToLine(d.line, d.column) }, content)
       : el("span", {}, content);
-    return el("li", { className: "finding", dataset: { line: d.line, severity: d.severity, code: d.code } }, item);
+    const fix = fixOf(d);
+    const fixPart = fix === null ? null : el("p", { className: "fix" }, "Fix: ", el("code", {}, fix || "(remove the line)"),
+      d.line ? [" ", el("button", { type: "button", className: "apply-fix", "aria-label": `Apply the fix to line ${d.line}: ${fix}`,
+        onclick: () => applyFix(d.line, fix) }, "Apply")] : null);
+    const dataset = { line: d.line, severity: d.severity, code: d.code };
+    if (fix !== null) dataset.fix = fix;
+    return el("li", { className: "finding", dataset }, item, fixPart);
   }));
+}
+
+/** A finding's fix (the corrected line), or null when it has none (older servers send no fix at all). */
+function fixOf(d) {
+  return typeof d.fix === "string" ? d.fix : null;
+}
+
+/** Replaces line `line` of the draft with `fix` (a leading byte order mark is kept) and re-tests. */
+function applyFix(line, fix) {
+  const lines = els.robots.value.split("\n");
+  if (line < 1 || line > lines.length) return;
+  lines[line - 1] = (line === 1 && lines[0].startsWith("\uFEFF") ? "\uFEFF" : "") + fix;
+  setDraft(lines.join("\n"));
+  goToLine(line);
+  setStatus(`Line ${line} now reads: ${fix}`, "info", "draft");
+  changed({ now: true });
+}
+
+/** Saves the draft as a file called robots.txt (a data: link: the page sends nothing anywhere). */
+function downloadDraft() {
+  const link = el("a", { href: "data:text/plain;charset=utf-8," + encodeURIComponent(state.robots), download: "robots.txt" });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setStatus("The draft was saved as robots.txt: put it at the root of the site.", "info", "draft");
+}
+
+async function copyDraft() {
+  try {
+    await navigator.clipboard.writeText(state.robots);
+    setStatus("The draft was copied: paste it into the site's robots.txt.", "info", "draft");
+  } catch {
+    els.robots.focus();
+    els.robots.select();
+    setStatus("Copy the selected draft (the browser did not allow copying it directly).", "info", "draft");
+  }
 }
 
 function setDraft(text) {
@@ -485,8 +538,37 @@ function chipFor(crawler, chosen) {
     type: "button", className: "chip", "aria-pressed": chosen.has(crawler.name.toLowerCase()) ? "true" : "false",
     title: chipTitle(crawler) || null,
     dataset: { agent: crawler.name, token: crawler.token, search: words.join(" ").toLowerCase() },
-    onclick: () => toggleAgent(crawler.name),
+    tabindex: "-1", onclick: () => toggleAgent(crawler.name), onkeydown: chipKey,
+    onfocus: (event) => setChipStop(event.currentTarget),
   }, crawler.name === "*" ? "* (all others)" : crawler.name, extra);
+}
+
+// The picker is one tab stop: the chip last focused (else the first shown) takes Tab; arrow keys,
+// Home and End move between the chips shown.
+let chipStop = ""; // lower-case name of the chip that takes the tab stop
+
+const shownChips = () => [...els.chips.querySelectorAll(".chip")].filter((chip) => !chip.hidden && !chip.closest("[hidden]"));
+
+function setChipStop(chip) {
+  if (chip) chipStop = chip.dataset.agent.toLowerCase();
+  const chips = shownChips();
+  const stop = chips.find((c) => c.dataset.agent.toLowerCase() === chipStop) || chips[0] || null;
+  for (const c of els.chips.querySelectorAll(".chip")) c.tabIndex = c === stop ? 0 : -1;
+}
+
+function chipKey(event) {
+  const chips = shownChips();
+  const index = chips.indexOf(event.currentTarget);
+  const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+  let next = null;
+  if (step) next = chips[Math.min(chips.length - 1, Math.max(0, index + step))];
+  else if (event.key === "Home") next = chips[0];
+  else if (event.key === "End") next = chips[chips.length - 1];
+  else return;
+  event.preventDefault();
+  if (!next) return;
+  setChipStop(next);
+  next.focus();
 }
 
 /** The picker: every crawler offered, grouped by what it crawls for, filtered by the search field. */
@@ -535,7 +617,8 @@ function filterChips() {
   }
   els.agentCount.textContent = words.length
     ? (shown ? `${plural(shown, "crawler")} of ${total} match; Enter chooses the first.` : `No crawler of ${total} matches.`)
-    : `${plural(total, "crawler")}, grouped by what they crawl for.`;
+    : `${plural(total, "crawler")}, grouped by what they crawl for; arrow keys move between them.`;
+  setChipStop(null);
 }
 
 /** The chosen crawlers as a short list, each with a button that removes it. */
@@ -614,6 +697,17 @@ async function testNow() {
   renderEditor();
   updateCaret();
 }
+
+/** The group that applied: "*" (every crawler no group names), a crawler name, or none (null);
+ * an older server that sends no group gets a dash. */
+function groupCell(v) {
+  if (!("group" in v)) return el("span", { className: "muted" }, "–");
+  if (typeof v.group !== "string") return el("span", { className: "muted" }, "none");
+  return el("code", {}, v.group === "*" ? "* (all others)" : v.group);
+}
+
+const groupWords = (v) => (!("group" in v) ? "" : typeof v.group === "string"
+  ? `, group ${v.group === "*" ? "* (all others)" : v.group}` : ", no group applies");
 
 function lineCell(v) {
   if (v.full) return el("span", { className: "muted" }, `the whole site is ${v.full === "allow" ? "allowed" : "disallowed"}`);
@@ -695,14 +789,16 @@ function renderResults(urls, agents) {
     const label = `${v.url} for ${v.agent}: ${v.allowed ? "allowed" : "disallowed"}${v.line ? `, line ${v.line}` : ""}${answer}`;
     const dataset = { url: v.url, agent: v.agent, token: v.token, allowed: String(v.allowed), line: String(v.line || 0) };
     if (typeof v.purpose === "string") dataset.use = useAnswer(v);
+    if ("group" in v) dataset.group = typeof v.group === "string" ? v.group : "";
     return el("tr", {
-      tabindex: "0", className: key === selected ? "selected" : null, "aria-current": key === selected ? "true" : null,
-      "aria-label": label, dataset, onclick: () => select(key), onkeydown: (event) => rowKey(event, key),
+      role: "row", tabindex: "0", className: key === selected ? "selected" : null, "aria-current": key === selected ? "true" : null,
+      "aria-label": label + groupWords(v), dataset, onclick: () => select(key), onkeydown: (event) => rowKey(event, key),
     },
-    el("td", { className: "url" }, v.url),
-    el("td", {}, crawler),
-    el("td", { className: "verdict" }, verdictCell(v), el("div", { className: "usage" }, usageCell(v))),
-    el("td", { className: "deciding" }, lineCell(v)));
+    cell("URL", { className: "url" }, urlText(v.url)),
+    cell("Crawler", {}, crawler),
+    cell("Group used", { className: "group" }, groupCell(v)),
+    cell("Verdict and AI use", { className: "verdict" }, verdictCell(v), el("div", { className: "usage" }, usageCell(v))),
+    cell("Deciding line", { className: "deciding" }, lineCell(v)));
   }));
   renderWhy();
   const typed = state.ua.trim();
@@ -890,21 +986,21 @@ function renderDiff(data) {
   els.diffRulesWrap.hidden = !rules.length;
   els.diffRules.replaceChildren(...rules.map((r) => {
     const kind = r.change === "changed" ? `${r.kind === "allow" ? "disallow" : "allow"} → ${r.kind}` : r.kind;
-    return el("tr", { dataset: { change: r.change, agent: r.agent, kind: r.kind, value: r.value } },
-      el("td", {}, el("span", { className: "badge change-" + r.change }, r.change)),
-      el("td", {}, agentName(r.agent)),
-      el("td", {}, el("code", {}, `${kind}: ${r.value}`)),
-      el("td", {}, r.old_line ? String(r.old_line) : el("span", { className: "muted" }, "none")),
-      el("td", {}, lineButton(r.new_line)));
+    return el("tr", { role: "row", dataset: { change: r.change, agent: r.agent, kind: r.kind, value: r.value } },
+      cell("Change", {}, el("span", { className: "badge change-" + r.change }, r.change)),
+      cell("Crawler", {}, agentName(r.agent)),
+      cell("Rule", {}, el("code", {}, `${kind}: ${r.value}`)),
+      cell("Live line", {}, r.old_line ? String(r.old_line) : el("span", { className: "muted" }, "none")),
+      cell("Draft line", {}, lineButton(r.new_line)));
   }));
   els.diffVerdictsWrap.hidden = !verdicts.length;
   els.diffVerdicts.replaceChildren(...verdicts.map((v) => el("tr", {
-    dataset: { url: v.url, agent: v.agent, oldAllowed: String(v.old_allowed), newAllowed: String(v.new_allowed) },
+    role: "row", dataset: { url: v.url, agent: v.agent, oldAllowed: String(v.old_allowed), newAllowed: String(v.new_allowed) },
   },
-  el("td", { className: "url" }, v.url),
-  el("td", {}, agentName(v.agent)),
-  el("td", {}, sideCell(v.old_allowed, v.old_line, v.old_rule)),
-  el("td", {}, sideCell(v.new_allowed, v.new_line, v.new_rule)))));
+  cell("URL", { className: "url" }, urlText(v.url)),
+  cell("Crawler", {}, agentName(v.agent)),
+  cell("Live file", {}, sideCell(v.old_allowed, v.old_line, v.old_rule)),
+  cell("Draft", {}, sideCell(v.new_allowed, v.new_line, v.new_rule)))));
   const other = [];
   for (const d of delays) {
     const show = (x) => (x === null || x === undefined ? "none" : `${x} s`);
@@ -1238,6 +1334,8 @@ function wire() {
     changed({ now: true });
   });
   els.copyLink.addEventListener("click", copyLink);
+  els.draftDownload.addEventListener("click", downloadDraft);
+  els.draftCopy.addEventListener("click", copyDraft);
   els.shareLink.addEventListener("focus", () => els.shareLink.select());
   window.addEventListener("hashchange", () => {
     if (location.hash !== lastHash) loadFromHash({ initial: false });

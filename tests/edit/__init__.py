@@ -1,0 +1,1 @@
+"""robotrules.edit: block or allow crawlers and state a usage preference, changing nothing else."""
