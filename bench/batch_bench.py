@@ -317,13 +317,14 @@ def bare_job(bodies: dict[str, bytes], links: list[list[str]], total: int) -> Ca
         import robotrules
 
         parsed: dict[str, Any] = {}
+        tokens = {agent: robotrules.user_agent_token(agent) for agent in AGENTS}  # as the engines match them
         count = 0
         for url, agent in row_stream(links, total):
             key = _origin_key(url)
             robots = parsed.get(key)
             if robots is None:
                 robots = parsed[key] = robotrules.parse(bodies.get(key, b""))
-            robots.allowed(url, agent)
+            robots.allowed(url, tokens[agent])
             count += 1
         return count
 

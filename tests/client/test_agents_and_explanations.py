@@ -12,7 +12,7 @@ import re
 
 import pytest
 
-from robotrules import MemoryStore, parse
+from robotrules import MemoryStore, RobotsInputWarning, parse
 from robotrules.answers import check_offline, from_result
 from robotrules.cache.base import decode_entry, encode_entry
 from robotrules.core.policy import Entry, merge
@@ -35,9 +35,11 @@ def test_a_versioned_name_or_a_whole_header_is_matched_on_its_product_token(serv
 
 
 def test_the_core_still_compares_the_callers_string_exactly():
-    """The reference: a caller passing a whole header matches no group (G3); only surfaces extract the token."""
+    """The reference: a caller passing a whole header matches no group (G3), with a warning naming the
+    token to pass; only surfaces extract the token."""
     robots = parse(FOOBOT)
-    assert robots.allowed("/Private/page", "FooBot/1.2") is True
+    with pytest.warns(RobotsInputWarning, match="'FooBot'"):
+        assert robots.allowed("/Private/page", "FooBot/1.2") is True
     assert robots.allowed("/Private/page", "FooBot") is False
 
 
