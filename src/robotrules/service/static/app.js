@@ -71,6 +71,10 @@ const els = {
   diffRules: document.querySelector("#diff-rules tbody"), diffVerdictsWrap: $("diff-verdicts-wrap"),
   diffVerdicts: document.querySelector("#diff-verdicts tbody"), diffOther: $("diff-other"), lineDiff: $("line-diff"),
   draftDownload: $("draft-download"), draftCopy: $("draft-copy"),
+  editForm: $("edit-form"), editBlock: $("edit-block"), editAllow: $("edit-allow"), editUsage: $("edit-usage"),
+  editNames: $("edit-names"), editPurposes: $("edit-purposes"), editResult: $("edit-result"), editSummary: $("edit-summary"),
+  editNotes: $("edit-notes"), editChanges: $("edit-changes"), editLines: $("edit-lines"),
+  editVerdictsWrap: $("edit-verdicts-wrap"), editVerdicts: document.querySelector("#edit-verdicts tbody"), editApply: $("edit-apply"),
 };
 
 const state = { ...EXAMPLE, agents: [...EXAMPLE.agents] };
@@ -661,6 +665,7 @@ async function loadAgents() {
     setStatus(`The list of common crawlers could not be loaded: ${error.message}`, "error", "agents");
   }
   renderChips();
+  renderEditNames();
   if (results.length) renderResults(urlList(), agentList()); // notes about the crawlers beside their verdicts
 }
 
@@ -1060,10 +1065,12 @@ function lineOps(a, b) {
 }
 
 function renderLineDiff(old, draft) {
-  if (old === draft) {
-    els.lineDiff.replaceChildren(el("p", { className: "muted" }, "No line differs."));
-    return;
-  }
+  els.lineDiff.replaceChildren(...lineDiffNodes(old, draft, "live", "draft"));
+}
+
+/** The line diff of `old` and `draft` as nodes: changed lines with a few around them, columns headed `left`, `right`. */
+function lineDiffNodes(old, draft, left, right) {
+  if (old === draft) return [el("p", { className: "muted" }, "No line differs.")];
   const ops = lineOps(old.split("\n"), draft.split("\n"));
   const near = new Uint8Array(ops.length);
   ops.forEach((o, index) => {
@@ -1098,8 +1105,98 @@ function renderLineDiff(old, draft) {
   });
   flush();
   if (hidden) rows.push(el("div", { className: "dl skip" }, `⋯ ${plural(hidden, "more changed or nearby line")} not shown`));
-  els.lineDiff.replaceChildren(el("div", { className: "dl head", "aria-hidden": "true" },
-    el("span", { className: "ln" }, "live"), el("span", { className: "ln" }, "draft"), el("span", {}, "")), ...rows);
+  return [el("div", { className: "dl head", "aria-hidden": "true" },
+    el("span", { className: "ln" }, left), el("span", { className: "ln" }, right), el("span", {}, "")), ...rows];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Editing safely: /v1/edit blocks or allows crawlers and sets an AI-use preference, nothing else
+
+const EDIT_PURPOSES = ["ai-training", "ai-search", "ai-assistant", "search", "archive", "seo", "other"];
+const nameList = (text) => text.split(/[,\s]+/).map((n) => n.trim()).filter(Boolean);
+let editPreview = null; // { from: the draft previewed, robots: the edited text } while "Apply" may apply it
+
+function renderEditChoices() {
+  els.editPurposes.replaceChildren(els.editPurposes.querySelector("legend"), ...EDIT_PURPOSES.map((kind) =>
+    el("label", { className: "check" }, el("input", { type: "checkbox", value: kind, name: "edit-purpose" }), " ", KIND_LABELS[kind])));
+}
+
+function renderEditNames() {
+  els.editNames.replaceChildren(...known.map((c) => el("option", { value: c.name })));
+}
+
+function setEditSummary(message, kind = "info") {
+  els.editSummary.textContent = message;
+  els.editSummary.dataset.kind = kind;
+}
+
+const runEdit = latest((signal, body) => api("v1/edit", { method: "POST", body, signal }));
+
+async function previewEditNow() {
+  const purposes = [...els.editPurposes.querySelectorAll("input:checked")].map((box) => box.value);
+  const body = {
+    robots: state.robots, block: nameList(els.editBlock.value), block_purpose: purposes,
+    allow: nameList(els.editAllow.value), usage: els.editUsage.value.trim() || null, mode: state.mode,
+  };
+  editPreview = null;
+  els.editResult.hidden = false;
+  els.editChanges.hidden = true;
+  els.editNotes.replaceChildren();
+  if (!body.block.length && !body.allow.length && !purposes.length && body.usage === null) {
+    setEditSummary("Choose crawlers to block or allow, a purpose, or an AI-use preference first.", "error");
+    return;
+  }
+  setEditSummary("Working out the edit…", "busy");
+  const outcome = await runEdit(body);
+  if (!outcome) return;
+  if (outcome.error) {
+    setEditSummary(`The edit was not made: ${outcome.error.message}`, "error");
+    return;
+  }
+  const data = outcome.value;
+  els.editNotes.replaceChildren(...(data.notes || []).map((note) => el("li", {}, note)));
+  if (!data.changed) {
+    setEditSummary("The draft already says this: there is nothing to change.");
+    return;
+  }
+  const verdicts = Array.isArray(data.diff && data.diff.verdicts) ? data.diff.verdicts : [];
+  const parts = [];
+  const some = (list) => (list.length <= 6 ? list.join(", ")
+    : `${list.length} crawlers (${list.slice(0, 5).join(", ")} and ${list.length - 5} more)`);
+  if (data.blocked && data.blocked.length) parts.push(`blocks ${some(data.blocked)}`);
+  if (data.allowed && data.allowed.length) parts.push(`allows ${some(data.allowed)}`);
+  if (body.usage !== null) parts.push(`states ${body.usage}`);
+  setEditSummary(`The edit ${parts.join(" and ") || "changes the draft"}; ${plural(verdicts.length, "verdict")} change. `
+    + "Nothing else in the draft changes. Apply it to put it in the editor.");
+  editPreview = { from: body.robots, robots: data.robots };
+  els.editLines.replaceChildren(...lineDiffNodes(body.robots, data.robots, "now", "new"));
+  els.editVerdictsWrap.hidden = !verdicts.length;
+  const agentName = (a) => (a === "*" ? "* (all others)" : a);
+  els.editVerdicts.replaceChildren(...verdicts.map((v) => el("tr", {
+    role: "row", dataset: { url: v.url, agent: v.agent, oldAllowed: String(v.old_allowed), newAllowed: String(v.new_allowed) },
+  },
+  cell("URL", { className: "url" }, urlText(v.url)),
+  cell("Crawler", {}, agentName(v.agent)),
+  cell("Now", {}, sideCell(v.old_allowed, v.old_line, v.old_rule)),
+  cell("After the edit", {}, sideCell(v.new_allowed, v.new_line, v.new_rule)))));
+  els.editChanges.hidden = false;
+}
+
+function applyEdit() {
+  if (!editPreview) return;
+  if (editPreview.from !== state.robots) {
+    editPreview = null;
+    els.editChanges.hidden = true;
+    setEditSummary("The draft changed after the preview: preview the edit again.", "error");
+    els.editForm.querySelector("button[type=submit]").focus();
+    return;
+  }
+  setDraft(editPreview.robots);
+  editPreview = null;
+  els.editChanges.hidden = true;
+  setEditSummary("The edit is now in the draft, and the draft is tested again.");
+  els.editForm.querySelector("button[type=submit]").focus();
+  changed({ now: true });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1337,6 +1434,12 @@ function wire() {
   els.draftDownload.addEventListener("click", downloadDraft);
   els.draftCopy.addEventListener("click", copyDraft);
   els.shareLink.addEventListener("focus", () => els.shareLink.select());
+  renderEditChoices();
+  els.editForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    tracked(previewEditNow);
+  });
+  els.editApply.addEventListener("click", applyEdit);
   window.addEventListener("hashchange", () => {
     if (location.hash !== lastHash) loadFromHash({ initial: false });
   });
