@@ -182,7 +182,7 @@ def _run(out: Any, source: Any, agents: tuple[str, ...] | None, sites: list[str]
     pandas: Any = require("pandas", "batch")
     names = agents or default_agents(registry)
     rows = audit_rows(source, names, sites=sites, registry=registry, mode=mode, processes=processes, refresh=refresh)
-    with out.progressing(rows, count * len(names), "auditing") as shown:
+    with out.progressing(rows, count * len(names), "auditing", "rows", streams_results=False) as shown:
         records = list(shown)
     return typed(pandas.DataFrame.from_records(records, columns=list(AUDIT_COLUMNS)))
 

@@ -10,14 +10,13 @@ from its name), streaming. The library behind it is :mod:`robotrules.batch`.
 from __future__ import annotations
 
 import sys
-import time
+from contextlib import nullcontext
 from typing import Any
 
 import click
 
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_FOUND, EXIT_OK, InputError
-from robotrules.cli._output import Output
 from robotrules.cli._sources import damaged_archive
 
 __all__ = ["batch"]
@@ -105,19 +104,26 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
     if skip_bad_records and not robots:
         raise click.UsageError("--skip-bad-records is for the archives of --robots: give --robots too")
     index = options.index_path(params, robots, engine)
-    urls = _stdin_copy(urls_file) if urls_file == "-" else urls_file
+    lines = None
+    if urls_file == "-":
+        urls, lines = _stdin_copy()
+    else:
+        urls = urls_file
+    local = engine == "local"  # other engines report no progress: no bar
+    total = _rows_known(urls, lines, len(agents)) if local and out.show_progress(streams_results=False) else None
     fetching = None if robots else options.fetching(params)
     client = fetching.client if fetching is not None else None
-    progress = _Progress(out)
     archive = None
     try:
         given: Any = list(robots) or None
         if index is not None:  # else run() reads them: in memory, or a temporary index for large files
             given = archive = archive_of(list(robots), index=index, skip_bad_records=skip_bad_records)
-        summary = library.run(urls, output_path, agents, given, engine=engine, processes=processes,
-                              mode=params.get("mode", "google"), client=client, progress=progress,
-                              refresh=fetching is not None and fetching.refresh, skip_bad_records=skip_bad_records,
-                              preferences=preferences)
+        bar = out.progress_bar(total, "deciding", "rows", streams_results=False) if local else nullcontext(None)
+        with bar as progress:
+            summary = library.run(urls, output_path, agents, given, engine=engine, processes=processes,
+                                  mode=params.get("mode", "google"), client=client, progress=progress,
+                                  refresh=fetching is not None and fetching.refresh,
+                                  skip_bad_records=skip_bad_records, preferences=preferences)
     except DamagedArchive as exc:
         raise damaged_archive(str(exc)) from None
     except SourceError as exc:
@@ -125,7 +131,6 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
     except ValueError as exc:
         raise InputError(str(exc)) from None
     finally:
-        progress.done()
         if fetching is not None:
             fetching.close()
         if archive is not None:
@@ -154,36 +159,45 @@ def _is_folder(path: str) -> bool:
     return os.path.isdir(path)
 
 
-def _stdin_copy(name: str) -> str:
-    """Standard input saved to a temporary file (URL lists stream from files; stdin is read once)."""
+def _stdin_copy() -> tuple[str, int]:
+    """Standard input saved to a temporary file (URL lists stream from files; stdin is read once),
+    and the number of URL lines it holds (not blank, not a ``#`` comment), counted as it is copied."""
     import atexit
     import os
-    import shutil
     import tempfile
 
     handle, path = tempfile.mkstemp(prefix="robotrules-urls-", suffix=".txt")
     atexit.register(_remove, path)
+    lines = 0
     with os.fdopen(handle, "wb") as target:
-        shutil.copyfileobj(sys.stdin.buffer, target)
-    return path
+        for line in sys.stdin.buffer:
+            target.write(line)
+            text = line.decode("utf-8", "replace").strip()
+            lines += bool(text) and not text.startswith("#")
+    return path, lines
 
 
-class _Progress:
-    """Rows decided so far and the rate, redrawn on one stderr line, when a terminal shows it."""
+def _rows_known(urls: str, lines: int | None, agents: int) -> int | None:
+    """The rows a run will write, when known without reading the URLs twice (the progress bar's
+    total): standard input's URL lines as copied, or a Parquet table's row count from its footer,
+    each for each agent (a table with an 'agent' column: known with one agent only, as a row
+    naming its own agent is decided for that one). None for other inputs (text, CSV, JSON Lines:
+    counting their rows would mean reading them twice)."""
+    if lines is not None:
+        return lines * agents
+    if not urls.lower().endswith(".parquet"):
+        return None
+    try:
+        from robotrules.errors import require
 
-    def __init__(self, out: Output) -> None:
-        self.show = out.show_progress()
-        self.rows = 0
-        self.started = time.perf_counter()
-        self.drawn = False
-
-    def __call__(self, rows: int) -> None:
-        self.rows += rows
-        if self.show:
-            elapsed = max(time.perf_counter() - self.started, 1e-9)
-            click.echo(f"\rdeciding: {self.rows:,} rows ({self.rows / elapsed:,.0f} rows/s)", err=True, nl=False)
-            self.drawn = True
-
-    def done(self) -> None:
-        if self.drawn:
-            click.echo("", err=True)
+        parquet: Any = require("pyarrow.parquet", "batch")
+        found = parquet.ParquetFile(urls)
+        names = found.schema_arrow.names
+        rows = int(found.metadata.num_rows)
+    except Exception:  # not readable here (or no pyarrow): the run itself says why
+        return None
+    if "url" not in names:
+        return None
+    if "agent" in names:
+        return rows if agents == 1 else None
+    return rows * agents

@@ -113,7 +113,8 @@ def registry(path: str | None, replace: bool = False) -> Any:
 
 progress_option = click.option(
     "--progress/--no-progress", "progress", default=None,
-    help="A progress bar on stderr (default: when stderr is a terminal and the results go to a file or pipe).",
+    help="A progress bar on stderr with the total, rate and time left, or none (default: when stderr is a "
+         "terminal and the results are not shown there).",
 )
 
 def engine_options(processes_default: str) -> Callable[[_F], _F]:

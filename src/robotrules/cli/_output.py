@@ -7,8 +7,15 @@ object a line instead. In JSON, as in text, lines and columns are 1-based, and "
 deciding rule, a finding about the whole file) is ``null``, never 0
 (:func:`robotrules.answers.json_ready`). Colour is used only when stdout is a
 terminal (click strips it otherwise), never when ``NO_COLOR`` is set, and as ``--color`` or
-``--no-color`` say when given. A progress bar is drawn on stderr when stderr is a terminal and
-the results go elsewhere (a file or a pipe): on a terminal the streaming results are the progress.
+``--no-color`` say when given.
+
+One progress bar serves every command (:meth:`Output.progress_bar`, :meth:`Output.progressing`):
+drawn by rich on stderr, with the count done of the total, the percentage, the rate and the time
+left (without a total: the count, the rate and the time so far). It is drawn only when stderr is a
+terminal, and then by default whenever the results do not go to that terminal: always for a
+command that writes them to a file (``batch``, ``audit``), and for a command that streams them
+to stdout only when stdout is a file or a pipe (on a terminal the streaming results are the
+progress); ``--progress`` and ``--no-progress`` force it on or off. Without rich there is no bar.
 """
 
 from __future__ import annotations
@@ -16,7 +23,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -109,20 +116,96 @@ class Output:
         stream.write(data)
         stream.flush()
 
-    def show_progress(self) -> bool:
-        """Whether a progress bar is drawn: stderr is a terminal, and stdout is not (or forced)."""
+    def show_progress(self, *, streams_results: bool = True) -> bool:
+        """Whether a progress bar is drawn: never when stderr is not a terminal; else as
+        ``--progress``/``--no-progress`` say; else when the results do not go to the terminal
+        (``streams_results`` False: they go to a file; or stdout is not a terminal)."""
         if not _isatty(sys.stderr):
             return False
-        return self.progress if self.progress is not None else not _isatty(sys.stdout)
+        if self.progress is not None:
+            return self.progress
+        return not streams_results or not _isatty(sys.stdout)
 
     @contextmanager
-    def progressing(self, items: Iterable[_T], length: int | None, label: str) -> Iterator[Iterable[_T]]:
-        """``items``, with a progress bar on stderr while they are consumed when :meth:`show_progress`."""
-        if not self.show_progress():
-            yield items
+    def progress_bar(self, total: int | None, label: str, unit: str, *,
+                     streams_results: bool = True) -> Iterator[Callable[[int], None]]:
+        """The progress bar of the command line, on stderr while the block runs: it yields
+        ``advance(n)``, to call with each number of ``unit`` done (a no-op when no bar is drawn:
+        :meth:`show_progress`, or rich is not installed). ``total`` None: not known beforehand."""
+        bar = _rich_bar(self.color) if self.show_progress(streams_results=streams_results) else None
+        if bar is None:
+            yield _ignore
             return
-        with click.progressbar(items, length=length, label=label, file=sys.stderr, color=self.color) as bar:
-            yield bar
+        with bar:
+            task = bar.add_task(label, total=total, unit=unit)
+            yield lambda done: bar.advance(task, done)
+
+    @contextmanager
+    def progressing(self, items: Iterable[_T], length: int | None, label: str, unit: str = "URLs", *,
+                    streams_results: bool = True) -> Iterator[Iterable[_T]]:
+        """``items``, advancing :meth:`progress_bar` by one as each is consumed."""
+        with self.progress_bar(length, label, unit, streams_results=streams_results) as advance:
+            if advance is _ignore:
+                yield items
+            else:
+                yield _advancing(items, advance)
+
+
+def _ignore(done: int) -> None:
+    """The ``advance`` of a progress bar that is not drawn."""
+
+
+def _advancing(items: Iterable[_T], advance: Callable[[int], None]) -> Iterator[_T]:
+    for item in items:
+        yield item
+        advance(1)
+
+
+def _rich_bar(color: bool | None) -> Any:
+    """A ``rich.progress.Progress`` on stderr for one task (its fields: :func:`_figures`), or
+    None when rich is not installed (no bar, as off a terminal). Notes written to stderr while
+    it is drawn appear above it; stdout is left alone (it may be a file of results)."""
+    try:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, ProgressColumn, Task, TextColumn
+        from rich.table import Column
+        from rich.text import Text
+    except ImportError:
+        return None
+
+    class Figures(ProgressColumn):
+        def render(self, task: Task) -> Text:
+            speed = None if task.finished else task.speed  # done: the average of the whole run
+            return Text(_figures(task.completed, task.total, speed, task.elapsed, task.fields["unit"]))
+
+    console = Console(file=sys.stderr, no_color=color is False, highlight=False)
+    return Progress(TextColumn("{task.description}", table_column=Column(no_wrap=True)), BarColumn(bar_width=None),
+                    Figures(table_column=Column(no_wrap=True)), console=console, expand=True, transient=False,
+                    redirect_stdout=False, redirect_stderr=True)
+
+
+def _figures(completed: float, total: float | None, speed: float | None, elapsed: float | None, unit: str) -> str:
+    """The words beside the bar: "1,200/5,000 rows  24%  3,410 rows/s  0:00:01 left", or without
+    a total "1,200 rows  3,410 rows/s  0:00:00 so far". The rate is ``speed`` (rich's recent one)
+    when given, else the average so far; the time left is what remains at that rate ("-:--:--"
+    until a rate is known)."""
+    done = int(completed)
+    rate = speed if speed else (completed / elapsed if elapsed and completed else None)
+    rate_text = f"{rate:,.0f} {unit}/s" if rate else f"- {unit}/s"
+    if total is None:
+        return f"{done:,} {unit}  {rate_text}  {_clock(elapsed)} so far"
+    left = max(total - completed, 0.0)
+    percent = 100.0 * min(completed / total, 1.0) if total else 100.0
+    return (f"{done:,}/{int(total):,} {unit}  {percent:.0f}%  {rate_text}  "
+            f"{_clock(left / rate if rate else (0.0 if not left else None))} left")
+
+
+def _clock(seconds: float | None) -> str:
+    """``h:mm:ss``, or ``-:--:--`` when not known."""
+    if seconds is None:
+        return "-:--:--"
+    whole = int(seconds + 0.5)
+    return f"{whole // 3600}:{whole // 60 % 60:02d}:{whole % 60:02d}"
 
 
 def agent_label(verdict: Verdict) -> str:
