@@ -15,17 +15,15 @@ import json
 import os
 import pty
 import re
-import select
 import struct
 import subprocess
 import termios
-import time
 from pathlib import Path
 
 import pytest
 
 from tests.batch.conftest import World
-from tests.cli.harness import SCRIPT
+from tests.cli.harness import SCRIPT, drain_terminal
 
 pandas = pytest.importorskip("pandas", reason="pandas (robotrules[batch]) is not installed")
 pytest.importorskip("rich", reason="rich (robotrules[batch]) draws the progress bar")
@@ -54,27 +52,7 @@ def _on_terminal(args: list[str], *, cwd: Path, env: dict[str, str], stdin: byte
         assert process.stdin is not None
         process.stdin.write(stdin)
         process.stdin.close()
-    shown = bytearray()
-    deadline = time.monotonic() + 60
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([controller], [], [], 0.1)
-            if ready:
-                try:
-                    data = os.read(controller, 65536)
-                except OSError:  # EIO: the child closed the terminal
-                    break
-                if not data:
-                    break
-                shown += data
-            elif process.poll() is not None:
-                break
-        code = process.wait(timeout=max(1.0, deadline - time.monotonic()))
-    finally:
-        os.close(controller)
-        if process.poll() is None:
-            process.kill()
-            process.wait(5)
+    code, shown = drain_terminal(controller, process, 60)
     return code, ESCAPE.sub("", shown.decode("utf-8", "replace")), other.read_text("utf-8", "replace")
 
 

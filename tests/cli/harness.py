@@ -271,3 +271,34 @@ def cli_environment(tmp_path: Path) -> dict[str, str]:
     env["XDG_CACHE_HOME"] = str(tmp_path / "xdg")
     env["PYTHONUNBUFFERED"] = "1"
     return env
+
+
+def drain_terminal(controller: int, process: subprocess.Popen[bytes], seconds: float) -> tuple[int, bytes]:
+    """What ``process`` writes to the pseudo-terminal whose controlling end is ``controller``,
+    read until the process closes it or exits (at most ``seconds``): its exit code and the bytes.
+    The controller is closed, and the process killed if it is still running."""
+    import select
+    import time
+
+    shown = bytearray()
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([controller], [], [], 0.1)
+            if ready:
+                try:
+                    data = os.read(controller, 65536)
+                except OSError:  # EIO: the child closed the terminal
+                    break
+                if not data:
+                    break
+                shown += data
+            elif process.poll() is not None:
+                break
+        code = process.wait(timeout=max(1.0, deadline - time.monotonic()))
+    finally:
+        os.close(controller)
+        if process.poll() is None:
+            process.kill()
+            process.wait(5)
+    return code, bytes(shown)

@@ -7,12 +7,12 @@ import os
 import pty
 import select
 import subprocess
-import time
 from pathlib import Path
 
 from tests.servers.http import respond
 
 from .conftest import REQUIREMENT_ID, SCRIPT, json_lines, json_results
+from .harness import drain_terminal
 
 ANSI = "\x1b["
 
@@ -26,26 +26,7 @@ def _on_terminal(args: list[str], *, cwd: Path, env: dict[str, str], stream: str
         streams = {"stdout": terminal, "stderr": sink} if stream == "stdout" else {"stdout": sink, "stderr": terminal}
         process = subprocess.Popen([SCRIPT, *args], stdin=subprocess.DEVNULL, cwd=cwd, env=env, **streams)
     os.close(terminal)
-    shown = bytearray()
-    deadline = time.monotonic() + 20
-    try:
-        while time.monotonic() < deadline:
-            ready, _, _ = select.select([controller], [], [], 0.1)
-            if ready:
-                try:
-                    data = os.read(controller, 65536)
-                except OSError:  # EIO: the child closed the terminal
-                    break
-                if not data:
-                    break
-                shown += data
-            elif process.poll() is not None:
-                break
-        code = process.wait(timeout=max(1.0, deadline - time.monotonic()))
-    finally:
-        os.close(controller)
-        if process.poll() is None:
-            process.kill()
+    code, shown = drain_terminal(controller, process, 20)
     return code, shown.decode("utf-8", "replace"), other.read_text("utf-8", "replace")
 
 
