@@ -77,7 +77,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     _suffix_groups(config, items)
 
 
-@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist: runs without it (the packaging tests' suites) ignore it
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto``: one worker more than the cores. Many tests wait (on servers on loopback, a
     JVM, a browser, subprocesses), and one more worker fills those waits: on 2 cores the full

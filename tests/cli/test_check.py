@@ -224,8 +224,7 @@ def test_the_cache_can_be_shared_in_redis(robotrules, site):
     pytest.importorskip("redis")
     server = site()
     url = server.url(f"/redis-{os.getpid()}")
-    # --refresh: a copy another test left under this reused port must not answer the first run
-    rows = json_results(robotrules("check", "--redis", "redis://127.0.0.1:6379/0", "--refresh", "--json", url).stdout)
+    rows = json_results(robotrules("check", "--redis", "redis://127.0.0.1:6379/0", "--json", url).stdout)
     assert rows[0]["robots"]["cache"] == "miss"
     rows = json_results(robotrules("check", "--redis", "redis://127.0.0.1:6379/0", "--json", url).stdout)
     assert rows[0]["robots"]["cache"] == "hit" and server.hits("/robots.txt") == 1
