@@ -77,13 +77,6 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     _suffix_groups(config, items)
 
 
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: one worker more than the cores. Many tests wait (on servers on loopback, a
-    JVM, a browser, subprocesses), and one more worker fills those waits: on 2 cores the full
-    run took 395 s with 2 workers and about 365 s with 3."""
-    return (os.cpu_count() or 1) + 1
-
-
 HEAVY = ("packaging", "jvm", "browser")
 """Markers of the longest tests, in the order they are started (see :func:`_heavy_first`)."""
 
