@@ -2,7 +2,9 @@
 
 Every test talks to :class:`tests.servers.http.HTTPServer` on loopback and counts what reached
 it, so "refused" means the page was never requested. Fetches are bounded by
-``Policy(fetch_timeout=5)`` and requests timeouts of 5 s.
+``Policy(fetch_timeout=5)`` and requests timeouts of 5 s. Adapters here are mostly mounted
+without ``session=`` (robots.txt fetched through the adapter itself); robots.txt fetched through
+the session, its proxy, auth, adapters and retries: test_requests_session_transport.py.
 """
 
 from __future__ import annotations
@@ -238,7 +240,7 @@ def test_closing_the_session_closes_the_adapters_own_robots_client_but_not_one_p
     adapter = RobotsAdapter(user_agent="BarBot", policy=POLICY)
     with mounted(adapter) as session:
         session.get(server.url("/page"), timeout=TIMEOUT)
-    with pytest.raises(RuntimeError, match="closed"):  # its HTTP client is closed: no more fetches
+    with pytest.raises(RuntimeError, match="closed"):  # its robots client is closed: no more fetches
         adapter.robots.check(server.url("/page", host="localhost"))
     with RobotsClient(policy=POLICY) as mine:
         with mounted(RobotsAdapter(client=mine, user_agent="BarBot")) as session:
@@ -254,7 +256,8 @@ def test_closing_the_session_closes_the_adapters_own_robots_client_but_not_one_p
     ("httpx", "httpx is needed for this: pip install 'robotrules[requests]'"),
 ])
 def test_without_requests_or_httpx_the_module_names_the_extra_to_install(blocked, message):
-    """DESIGN 12: the requests extra brings requests and httpx (the robots client fetches with httpx)."""
+    """DESIGN 12: the requests extra brings requests and httpx (the rules the guards share, and robotrules' own
+    HTTP client for ``public_addresses_only``, are httpx's)."""
     code = (
         f"import sys; sys.path.insert(0, sys.argv[1]); sys.modules[{blocked!r}] = None\n"
         "from robotrules.errors import MissingExtra\n"
