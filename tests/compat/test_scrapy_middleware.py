@@ -35,6 +35,8 @@ from tests.servers.http import HTTPServer, delayed, reset, respond
 
 scrapy = pytest.importorskip("scrapy", reason="the Scrapy integration needs scrapy (the scrapy extra)")
 
+from scrapy import signals  # noqa: E402
+
 SCRAPY_AGENT = f"Scrapy/{scrapy.__version__} (+https://scrapy.org)"  # Scrapy's default USER_AGENT
 SETTINGS = {"DOWNLOADER_MIDDLEWARES": MIDDLEWARES}
 TEXT = {"Content-Type": "text/plain"}
@@ -289,6 +291,28 @@ def test_a_reactor_without_asyncio_is_refused_with_a_clear_message(site: HTTPSer
     assert "RobotsPolicyMiddleware needs Scrapy's asyncio reactor" in done.stderr
     assert requested_pages(site) == set()
     assert not results or not results[0].get("fetched")
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [pytest.param({"ROBOTSTXT_PARSER": "robotrules.compat.scrapy.RobotRulesParser"}, id="scrapys-middleware"),
+     pytest.param(SETTINGS, id="robotrules-middleware")],
+)
+def test_robots_parsed_handlers_sync_and_async_run_before_the_page_is_fetched(site: HTTPServer, settings):
+    """Scrapy's ``robots_parsed`` signal is sent as Scrapy's own middleware sends it (issue #22): once
+    per robots.txt, with a RobotRulesParser and the request that found it, to sync handlers and to
+    async ones, which are awaited: the start page reaches the spider only after the async handler
+    (which sleeps first) has finished. Scrapy's middleware with the backend is the control."""
+    if not hasattr(signals, "robots_parsed"):
+        pytest.skip("Scrapy < 2.18 has no robots_parsed signal")
+    site.route("/robots.txt", respond(200, ROBOTS, TEXT))
+    result = crawl(site.url("/"), settings, record_robots_parsed=True)
+    assert result.fetched == allowed_paths(ROBOTS, SCRAPY_AGENT)
+    log = result.robots_parsed
+    assert log["sync"] == [[site.url("/"), "RobotRulesParser"]]
+    assert log["async"] == [[site.url("/"), "RobotRulesParser"]]
+    assert log["pages"][0] == [site.url("/"), 1], log["pages"][:3]
+    assert all(done == 1 for _, done in log["pages"])
 
 
 def test_without_robotstxt_obey_the_middleware_stays_out_of_the_way(site: HTTPServer):

@@ -31,13 +31,14 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable
 from typing import cast
-from urllib.parse import quote, urlparse, urlsplit
+from urllib.parse import urlparse, urlsplit
 from urllib.robotparser import RequestRate
 
 from robotrules.answers import RobotsState, sentence, token_of
 from robotrules.cache.base import Store
 from robotrules.cache.memory import MemoryStore
 from robotrules.client import RobotsClient
+from robotrules.compat._urls import wire_url
 from robotrules.core.extensions import parse_crawl_delay, parse_request_rate
 from robotrules.core.lexer import to_bytes
 from robotrules.core.policy import Policy
@@ -46,8 +47,6 @@ from robotrules.errors import InvalidURL, UnsupportedScheme
 from robotrules.fetch import DEFAULT_USER_AGENT
 
 __all__ = ["RequestRate", "RobotFileParser"]
-
-_ASCII = "".join(map(chr, range(128)))
 
 
 class RobotFileParser:
@@ -207,7 +206,7 @@ class RobotFileParser:
         robots = self.robots
         if robots is None:  # modified() without a file: nothing forbids
             return True
-        return robots.allowed(_wire(url), self._token(useragent))
+        return robots.allowed(wire_url(url), self._token(useragent))
 
     def crawl_delay(self, useragent: str) -> int | float | None:
         """N2: the ``crawl-delay`` of the group for ``useragent``, in seconds (an int when whole); None if none."""
@@ -275,7 +274,7 @@ class RobotFileParser:
             return f"{verdict}: no robots.txt has been read or parsed yet"
         if robots is None:
             return f"{verdict}: no robots.txt was parsed"
-        decision = robots.check(_wire(url), token)
+        decision = robots.check(wire_url(url), token)
         return sentence(decision.allowed, token, decision.line, robots.line_text(decision.line), decision.agent,
                         decision.path, source)
 
@@ -317,11 +316,6 @@ def _load(client: RobotsClient, url: str, force: bool) -> RobotsState:
     if parts.path == "/robots.txt" and not parts.query:
         return client.refresh(key) if force else client.robots(key)
     return client.robots_at(url, force=force)  # elsewhere: the standard library reads any URL it is given
-
-
-def _wire(url: str) -> str:
-    """``url`` as it goes on the wire: non-ASCII characters percent-encoded as UTF-8 (R3)."""
-    return url if url.isascii() else quote(url, safe=_ASCII, errors="surrogatepass")
 
 
 def _whole(number: float) -> int | float:

@@ -96,12 +96,15 @@ def allowed_paths(body: bytes, agent: str, paths: Iterable[str] = PAGES) -> set[
 @dataclass
 class Crawl:
     """What one crawl did: ``fetched`` page paths (with query) that reached the spider, the crawl's
-    ``stats``, the download slots' delays seen by the spider, and the process's ``log`` (stderr)."""
+    ``stats``, the download slots' delays seen by the spider, the process's ``log`` (stderr), and
+    with ``record_robots_parsed`` what the ``robots_parsed`` handlers saw (``sync``, ``async``:
+    ``[request URL, parser class]`` per call; ``pages``: ``[URL, async calls finished by then]``)."""
 
     fetched: set[str]
     stats: dict[str, Any]
     slot_delays: dict[str, float] = field(default_factory=dict)
     log: str = ""
+    robots_parsed: dict[str, list[Any]] = field(default_factory=dict)
 
     def stat(self, key: str) -> Any:
         return self.stats.get(key, 0)
@@ -119,24 +122,27 @@ MIDDLEWARES = {
 
 
 def crawl(start: str, settings: Mapping[str, Any], *, headers: Mapping[str, str] | None = None,
-          timeout: float = 60.0) -> Crawl:
+          timeout: float = 60.0, record_robots_parsed: bool = False) -> Crawl:
     """Crawl from ``start`` in a new process with ``settings`` on top of quick test defaults.
 
-    ``headers``: put on every request the spider makes (e.g. a User-Agent). Raises
-    AssertionError with the process's output if the crawl fails or outlives ``timeout``.
+    ``headers``: put on every request the spider makes (e.g. a User-Agent).
+    ``record_robots_parsed``: connect the recording ``robots_parsed`` handlers (see
+    :class:`Crawl`). Raises AssertionError with the process's output if the crawl fails or
+    outlives ``timeout``.
     """
-    return crawl_together([(start, settings, headers)], timeout=timeout)[0]
+    return crawl_together([(start, settings, headers)], timeout=timeout, record_robots_parsed=record_robots_parsed)[0]
 
 
 def run_crawls(crawls: Sequence[tuple[str, Mapping[str, Any], Mapping[str, str] | None]], *,
-               process_settings: Mapping[str, Any] | None = None,
-               timeout: float = 60.0) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]] | None]:
+               process_settings: Mapping[str, Any] | None = None, timeout: float = 60.0,
+               record_robots_parsed: bool = False) -> tuple[subprocess.CompletedProcess[str], list[dict[str, Any]] | None]:
     """Run the crawls (start URL, settings, headers) side by side in one new process: the finished
     process and the crawls' raw results (None when it wrote none). ``process_settings`` apply
     to the whole process (the reactor). AssertionError if it outlives ``timeout``."""
     with tempfile.TemporaryDirectory(prefix="scrapy-crawl-") as tmp:
         out = os.path.join(tmp, "result.json")
-        job = {"crawls": [{"start": start, "settings": dict(settings), "headers": dict(headers or {})}
+        job = {"crawls": [{"start": start, "settings": dict(settings), "headers": dict(headers or {}),
+                           "robots_parsed": record_robots_parsed}
                           for start, settings, headers in crawls],
                "process_settings": dict(process_settings or {}), "out": out}
         env = dict(os.environ)
@@ -154,13 +160,14 @@ def run_crawls(crawls: Sequence[tuple[str, Mapping[str, Any], Mapping[str, str] 
 
 
 def crawl_together(crawls: Sequence[tuple[str, Mapping[str, Any], Mapping[str, str] | None]], *,
-                   timeout: float = 60.0) -> list[Crawl]:
+                   timeout: float = 60.0, record_robots_parsed: bool = False) -> list[Crawl]:
     """Run several crawls (start URL, settings, headers) at the same time in one new process
     (one reactor, one crawler each): their results in order. As :func:`crawl` otherwise."""
-    done, results = run_crawls(crawls, timeout=timeout)
+    done, results = run_crawls(crawls, timeout=timeout, record_robots_parsed=record_robots_parsed)
     if done.returncode != 0 or results is None:
         raise AssertionError(f"the crawl failed ({done.returncode}):\n{done.stdout}\n{done.stderr}")
-    return [Crawl({_path(url) for url in result["fetched"]}, result["stats"], result["slot_delays"], done.stderr)
+    return [Crawl({_path(url) for url in result["fetched"]}, result["stats"], result["slot_delays"], done.stderr,
+                  result.get("robots_parsed") or {})
             for result in results]
 
 

@@ -19,14 +19,17 @@ from typing import TYPE_CHECKING, Any
 
 from scrapy import signals
 from scrapy.exceptions import IgnoreRequest, NotConfigured
+from scrapy.utils.defer import maybe_deferred_to_future
 
 from robotrules.client import AsyncRobotsClient
+from robotrules.compat._urls import wire_url
 from robotrules.compat.scrapy.config import SCRAPY_MIDDLEWARE, Config, open_store, scrapy_middleware_enabled
 from robotrules.compat.scrapy.fetcher import RobotsRequestIgnored, ScrapyFetcher
 from robotrules.compat.scrapy.parser import RobotRulesParser, robots_agent
 from robotrules.errors import InvalidURL, require
 
 if TYPE_CHECKING:
+    import anyio
     from scrapy import Spider
     from scrapy.crawler import Crawler
     from scrapy.http import Request
@@ -64,6 +67,10 @@ class RobotsPolicyMiddleware:
             "robotrules.compat.scrapy.RobotsPolicyMiddleware": 100,
         }
 
+    Every request waits for its site's robots.txt and is decided by it, those made while it
+    downloads included (Scrapy's own middleware lets most of those through unchecked, whatever
+    its parser backend: ``tests/compat/test_scrapy_race.py``).
+
     Settings: ``ROBOTSTXT_USER_AGENT`` (else the request's User-Agent header, else
     ``USER_AGENT``, as Scrapy's), ``ROBOTRULES_STORE`` ("memory", "sqlite", a file path,
     "redis://..."), ``ROBOTRULES_REDIS_PREFIX``, ``ROBOTRULES_MODE``, ``ROBOTRULES_POLICY``,
@@ -96,7 +103,8 @@ class RobotsPolicyMiddleware:
             self.store, policy=self.config.policy, mode=self.config.mode, fetcher=ScrapyFetcher(crawler, self.config.policy),
             user_agent=self.config.robotstxt_user_agent or self.config.user_agent or "*",
         )
-        self._seen: dict[str, tuple[float, float | None]] = {}  # robots.txt URL -> (fetched_at, good_at) last counted
+        # robots.txt URL -> ((fetched_at, good_at) of the copy last counted, set once its robots_parsed was sent)
+        self._seen: dict[str, tuple[tuple[float, float | None], anyio.Event | None]] = {}
         self._ignored: set[str] = set()  # robots.txt URLs whose request a middleware of the crawl dropped
         crawler.signals.connect(self._spider_closed, signal=signals.spider_closed)
 
@@ -112,21 +120,22 @@ class RobotsPolicyMiddleware:
         """
         if request.meta.get("dont_obey_robotstxt") or request.url.startswith(("data:", "file:")):
             return
+        url = wire_url(request.url)  # R3: as every compat surface matches (Scrapy's URLs are encoded already)
         try:
-            key = self.client.robots_url(request.url)
+            key = self.client.robots_url(url)
         except InvalidURL:  # another scheme (s3:, ...) or no host: no robots.txt governs it
             return
         if key in self._ignored:
             return
         agent = robots_agent(request, self.config.robotstxt_user_agent, self.config.user_agent)
         try:
-            result = await self.client.check(request.url, agent)
+            result = await self.client.check(url, agent)
         except RobotsRequestIgnored as exc:
             log.warning("robotrules: the robots.txt request was dropped by the crawl (%s); "
                         "requests to %s go ahead unchecked, as with Scrapy's own middleware", exc, key)
             self._ignored.add(key)
             return
-        self._note(key, result, request)
+        await self._note(key, result, request)
         if not result.allowed:
             log.debug("Forbidden by robots.txt: %(request)s: %(why)s", {"request": request, "why": result.explain()},
                       extra={"spider": self.crawler.spider})
@@ -139,25 +148,56 @@ class RobotsPolicyMiddleware:
         if self.crawler.stats is not None:
             self.crawler.stats.inc_value(key)
 
-    def _note(self, key: str, result: CheckResult, request: Request) -> None:
+    async def _note(self, key: str, result: CheckResult, request: Request) -> None:
         """Once per copy of a robots.txt (not per request): the cache and standing stats, and
-        Scrapy's ``robots_parsed`` signal when rules were parsed."""
+        Scrapy's ``robots_parsed`` signal when rules were parsed.
+
+        The signal's handlers, async ones included, are awaited before the request goes on, as
+        by Scrapy's middleware; requests decided by the same copy meanwhile wait for them too.
+        """
         state = result.state
         mark = (state.entry.fetched_at, state.entry.good_at)
-        if self._seen.get(key) == mark:
+        seen = self._seen.get(key)
+        if seen is not None and seen[0] == mark:
+            if seen[1] is not None:  # the signal for this copy is being sent: its handlers run first
+                await seen[1].wait()
             return
         if len(self._seen) >= _SEEN_MAX:
             self._seen.clear()
-        self._seen[key] = mark
+        from anyio import Event  # here: without anyio, __init__ raises MissingExtra naming the extra
+
+        sent = Event() if state.robots is not None else None
+        self._seen[key] = (mark, sent)
         self._inc(f"robotstxt/cache/{state.cache}")
         self._inc(f"robotstxt/standing/{state.kind}")
         if state.failures and state.entry.good_at is not None:  # C2: refreshes fail, the last good copy decides
             self._inc("robotstxt/good_copy_kept")
         if state.entry.redirects:
             self._inc("robotstxt/redirected")
-        if state.robots is not None:
-            parser = RobotRulesParser.from_robotstxt(state.robots, self.crawler.spider)
-            self.crawler.signals.send_catch_log(signal=signals.robots_parsed, robotparser=parser, request=request)
+        if state.robots is not None and sent is not None:
+            try:
+                await self._send_robots_parsed(RobotRulesParser.from_robotstxt(state.robots, self.crawler.spider),
+                                               request)
+            finally:
+                sent.set()
+                if self._seen.get(key) == (mark, sent):
+                    self._seen[key] = (mark, None)
+
+    async def _send_robots_parsed(self, parser: RobotRulesParser, request: Request) -> None:
+        """Send Scrapy's ``robots_parsed`` signal as Scrapy's own middleware does for the installed
+        version: ``send_catch_log_async`` (Scrapy >= 2.14), else ``send_catch_log_deferred``, so
+        that handlers returning a coroutine or a Deferred are awaited; errors are logged by Scrapy.
+        Scrapy without the signal (before 2.18) sends nothing."""
+        signal = getattr(signals, "robots_parsed", None)
+        if signal is None:
+            return
+        manager: Any = self.crawler.signals
+        send_async = getattr(manager, "send_catch_log_async", None)
+        if send_async is not None:
+            await send_async(signal=signal, robotparser=parser, request=request)
+        else:
+            await maybe_deferred_to_future(manager.send_catch_log_deferred(signal=signal, robotparser=parser,
+                                                                           request=request))
 
     def _apply_crawl_delay(self, request: Request, result: CheckResult) -> None:
         """N2: the download slot of ``request`` waits at least the crawl-delay for the agent

@@ -4,7 +4,12 @@ Scrapy's own ``RobotsTxtMiddleware`` downloads robots.txt and hands this backend
 whatever answer came (a 404 page, a 503 page: it has no status rules); the backend parses it
 with :func:`robotrules.parse` and matches on the product token of the agent Scrapy passes
 (``ROBOTSTXT_USER_AGENT``, else the request's User-Agent header, else ``USER_AGENT``: G3, RFC
-9309 2.2.1). For the status, redirect, outage and cache rules use
+9309 2.2.1). URLs are matched as they go on the wire, as by every compat surface
+(:func:`robotrules.compat._urls.wire_url`, R3).
+
+The middleware decides which requests the backend is asked about: Scrapy's (2.19) lets most
+requests made while robots.txt downloads through without asking it. For those, and for the
+status, redirect, outage and cache rules, use
 :class:`~robotrules.compat.scrapy.RobotsPolicyMiddleware` instead.
 """
 
@@ -15,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from scrapy.robotstxt import RobotParser
 
 from robotrules.answers import token_of
+from robotrules.compat._urls import wire_url
 from robotrules.core.modes import MODES
 from robotrules.core.robotstxt import RobotsTxt, parse
 
@@ -27,9 +33,8 @@ if TYPE_CHECKING:
 __all__ = ["RobotRulesParser", "robots_agent"]
 
 
-
 def text(value: str | bytes) -> str:
-    """A URL or header value Scrapy may pass as bytes, as text (headers are Latin-1 on the wire)."""
+    """A header value (an agent) Scrapy may pass as bytes, as text (headers are Latin-1 on the wire)."""
     return value.decode("latin-1") if isinstance(value, bytes) else value
 
 
@@ -83,10 +88,14 @@ class RobotRulesParser(RobotParser):
         return token_of(text(user_agent))
 
     def allowed(self, url: str | bytes, user_agent: str | bytes) -> bool:
-        """Whether ``user_agent`` may fetch ``url`` (absolute, as Scrapy passes ``request.url``)."""
-        if isinstance(url, bytes):
-            url = url.decode("utf-8", "replace")
-        return self.robots.allowed(url, self.token(user_agent))
+        """Whether ``user_agent`` may fetch ``url`` (absolute, as Scrapy passes ``request.url``).
+
+        ``url`` is matched as it goes on the wire (R3), as by every compat surface: non-ASCII
+        characters (or, in ``bytes``, non-ASCII bytes) are percent-encoded as UTF-8, other
+        percent-escapes are compared as given. Scrapy's requests are already encoded so; a raw
+        ``https://site.example/wiki/Käyttäjä:`` is decided as ``.../wiki/K%C3%A4ytt%C3%A4j%C3%A4:``.
+        """
+        return self.robots.allowed(wire_url(url), self.token(user_agent))
 
     def crawl_delay(self, user_agent: str | bytes) -> float | None:
         """N2: the ``Crawl-delay`` of the group for ``user_agent``, in seconds; None when not given."""
