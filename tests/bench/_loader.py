@@ -1,8 +1,14 @@
-"""Import a script of bench/ by file name (bench/ is not a package)."""
+"""Run or import a script of bench/ by file name (bench/ is not a package).
+
+The smoke tests run each script as its own process (:func:`run_bench`), as a user runs it: the
+scripts fork measuring children and collect garbage between figures, which in a test worker
+that has imported half the ecosystem costs several times the run itself.
+"""
 
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -18,3 +24,12 @@ def load_bench(name: str) -> ModuleType:
     sys.modules[spec.name] = mod
     spec.loader.exec_module(mod)
     return mod
+
+
+def run_bench(name: str, *args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    """``python bench/<name>.py *args`` in a new process (this interpreter, the inherited
+    environment); its exit code is 0, else the assertion shows the end of its output."""
+    done = subprocess.run([sys.executable, str(BENCH / f"{name}.py"), *args], capture_output=True, text=True,
+                          timeout=timeout, check=False)
+    assert done.returncode == 0, (done.stdout[-2000:], done.stderr[-3000:])
+    return done

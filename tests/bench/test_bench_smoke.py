@@ -5,30 +5,27 @@ import json
 
 import pytest
 
-from tests.bench._loader import load_bench
+from tests.bench._loader import load_bench, run_bench
 
 
-def test_corpus_bench_runs_on_five_files_and_writes_json_and_markdown(tmp_path, capsys):
-    cb = load_bench("corpus_bench")
-    corpus = cb.default_corpus()
+def test_corpus_bench_runs_on_five_files_and_writes_json_and_markdown(tmp_path):
+    corpus = load_bench("corpus_bench").default_corpus()
     if not (corpus / "robotfiles").is_dir():
         pytest.skip(f"corpus absent: {corpus}")
     out_json, out_md = tmp_path / "r.json", tmp_path / "r.md"
-    rc = cb.main(["--corpus", str(corpus), "--limit", "5", "--repeat", "1", "--quiet",
-                  "--json", str(out_json), "--markdown", str(out_md)])
-    assert rc == 0
+    done = run_bench("corpus_bench", "--corpus", str(corpus), "--limit", "5", "--repeat", "1", "--quiet",
+                     "--json", str(out_json), "--markdown", str(out_md))
     report = json.loads(out_json.read_text())
     assert report["corpus"]["robotfiles"] == 5
     assert set(report["summary"]["targets"]) == {"parse", "check_median", "e2e", "memory"}
     assert "urllib" in report["results"]  # the stdlib peer is always there
     assert "| Metric |" in out_md.read_text()
-    assert "Targets" in capsys.readouterr().out
+    assert "Targets" in done.stdout
 
 
-def test_pathological_bench_runs_tiny(tmp_path, capsys):
-    pb = load_bench("pathological_bench")
+def test_pathological_bench_runs_tiny(tmp_path):
     out_json = tmp_path / "p.json"
-    assert pb.main(["--limit", "5", "--repeat", "1", "--quiet", "--json", str(out_json)]) == 0
+    done = run_bench("pathological_bench", "--limit", "5", "--repeat", "1", "--quiet", "--json", str(out_json))
     data = json.loads(out_json.read_text())
     assert data["rules"] == 500 and data["url_length"] == 20
-    assert "(a) Disallow:" in capsys.readouterr().out
+    assert "(a) Disallow:" in done.stdout

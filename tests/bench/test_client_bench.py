@@ -5,16 +5,16 @@ import json
 
 import pytest
 
-from tests.bench._loader import load_bench
+import robotrules
+from tests.bench._loader import load_bench, run_bench
 
 
-def test_client_bench_quick_writes_every_stores_figures(tmp_path, capsys):
-    cb = load_bench("client_bench")
-    corpus = cb.corpus_bench.default_corpus()
+def test_client_bench_quick_writes_every_stores_figures(tmp_path):
+    corpus = load_bench("corpus_bench").default_corpus()
     if not (corpus / "robotfiles").is_dir():
         pytest.skip(f"corpus absent: {corpus}")
-    assert cb.main(["--quick", "--quiet", "--out", str(tmp_path)]) == 0
-    build = "compiled" if cb.robotrules.core.COMPILED else "pure"
+    done = run_bench("client_bench", "--quick", "--quiet", "--out", str(tmp_path))
+    build = "compiled" if robotrules.core.COMPILED else "pure"
     report = json.loads((tmp_path / f"client-{build}.json").read_text())
     assert (tmp_path / f"client-{build}.md").read_text().startswith("### robotrules fetch-and-cache client benchmark")
     assert set(report["stores"]) == {"memory", "sqlite", "redis"}
@@ -32,4 +32,4 @@ def test_client_bench_quick_writes_every_stores_figures(tmp_path, capsys):
     # every client agreed with parse(); no fetch during a cached figure (an absent optional peer,
     # protego from the bench extra, is only reported)
     assert [p for p in report["problems"] if not p.endswith("not installed; skipped")] == []
-    assert "| Figure |" in capsys.readouterr().out
+    assert "| Figure |" in done.stdout

@@ -7,21 +7,19 @@ import json
 import shutil
 from pathlib import Path
 
-from tests.bench._loader import load_bench
+from tests.bench._loader import run_bench
 from tests.needs import unavailable
 
 
 def test_limits_bench_rss_runs_on_a_few_files_and_writes_json(tmp_path: Path) -> None:
-    lb = load_bench("limits_bench")
     out = tmp_path / "rss.json"
-    assert lb.main(["rss", "--files", "3", "--json", str(out)]) == 0
+    run_bench("limits_bench", "rss", "--files", "3", "--json", str(out))
     assert json.loads(out.read_text())
 
 
 def test_limits_bench_budget_runs_on_a_few_files_and_writes_json(tmp_path: Path) -> None:
-    lb = load_bench("limits_bench")
     out = tmp_path / "budget.json"
-    assert lb.main(["budget", "--files", "3", "--budget-mib", "1", "--shapes", "blank,sitemaps", "--json", str(out)]) == 0
+    run_bench("limits_bench", "budget", "--files", "3", "--budget-mib", "1", "--shapes", "blank,sitemaps", "--json", str(out))
     report = json.loads(out.read_text())
     assert len(report["rows"]) == 3 and report["max_charged"] <= report["budget"]
 
@@ -29,7 +27,6 @@ def test_limits_bench_budget_runs_on_a_few_files_and_writes_json(tmp_path: Path)
 def test_limits_bench_stalled_store_runs_a_few_checks(tmp_path: Path) -> None:
     if shutil.which("redis-server") is None:
         unavailable("no redis-server on PATH to start and stop (SIGSTOP) a private Redis")
-    lb = load_bench("limits_bench")
     out = tmp_path / "stalled.json"
-    assert lb.main(["stalled-store", "--checks", "3", "--json", str(out)]) == 0
+    run_bench("limits_bench", "stalled-store", "--checks", "3", "--json", str(out))
     assert json.loads(out.read_text())
