@@ -23,6 +23,14 @@ Reading opens a read-only connection lazily in each process (and thread) that as
 over an index pickles as just its path, and the worker processes of the local engine, made by
 fork or spawn, each open their own. A temporary index (``build(files, None)``) is deleted when its
 archive is closed or collected, by the process that made it.
+
+A process killed while it builds (SIGKILL, a power cut) cannot delete its files: the new index
+(``.<index name>.<pid>-<host>.<random>.partial`` beside the target), the bodies file
+(``robotrules-bodies-<pid>-<host>.<random>.sqlite3``) and a temporary index
+(``robotrules-index-<pid>-<host>.<random>.sqlite3`` in the temporary folder). Each name says which
+process on which host made it, so the next build in that folder deletes those whose process is
+gone (:func:`clean_leftovers`) and never touches a file a live process is writing: another build
+running at the same time (even of the same index), or one on another host sharing the folder.
 """
 
 from __future__ import annotations
@@ -30,6 +38,8 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
+import socket
 import sqlite3
 import tempfile
 import threading
@@ -49,6 +59,7 @@ __all__ = [
     "DiskBodies",
     "SQLiteCaptures",
     "build",
+    "clean_leftovers",
     "fingerprint",
     "open_index",
     "open_or_build",
@@ -89,6 +100,63 @@ WHERE replaces(excluded.fetched_at, captures.fetched_at)
 """
 """An upsert that keeps a capture by :func:`~robotrules.batch.captures.replaces` (called from SQL);
 an update keeps the row's rowid, so rowid order is the order URLs were first seen."""
+
+
+def _host() -> str:
+    """This host's name as file names carry it: letters, digits and ``-`` only."""
+    return re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname()) or "host"
+
+
+def _maker() -> str:
+    """``<pid>-<host>``: the process making a file and its host, as the file's name carries them."""
+    return f"{os.getpid()}-{_host()}"
+
+
+_MADE = r"(?P<pid>[0-9]+)-(?P<host>[A-Za-z0-9-]+)\.[a-z0-9_]+"
+"""The part of the name of a file a build makes that says who made it: ``<pid>-<host>.<mkstemp's random part>``."""
+_SCRATCH = re.compile(rf"robotrules-(?:index|bodies)-{_MADE}\.sqlite3(?:-journal|-wal|-shm)?")
+"""A temporary index or a bodies file (and SQLite's files beside it)."""
+
+
+def _gone(pid: int, host: str) -> bool:
+    """True when the process ``pid`` of host ``host`` no longer runs: a process of another host,
+    or one this system cannot ask about, counts as running (its files are left alone)."""
+    if host != _host() or pid == os.getpid() or os.name != "posix":
+        return False
+    try:
+        os.kill(pid, 0)  # signal 0: is there such a process (a zombie not yet reaped counts)
+    except ProcessLookupError:
+        return True
+    except OSError:  # it exists, under another user
+        return False
+    return False
+
+
+def clean_leftovers(folder: str | None, index_name: str | None = None) -> list[str]:
+    """Delete the files builds killed midway left in ``folder`` (default: the temporary folder):
+    bodies files and temporary indexes, and, with ``index_name``, the unfinished indexes of that
+    name (``.<index_name>.<pid>-<host>.<random>.partial``), each only when the process named in
+    it is gone (see :func:`_gone`). Files of running processes, of other hosts, and every file
+    robotrules did not name so are left alone. The paths deleted."""
+    folder = folder if folder is not None else tempfile.gettempdir()
+    partial = (re.compile(rf"\.{re.escape(index_name)}\.{_MADE}\.partial(?:-journal|-wal|-shm)?")
+               if index_name else None)
+    deleted: list[str] = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return deleted
+    for name in names:
+        found = _SCRATCH.fullmatch(name) or (partial.fullmatch(name) if partial is not None else None)
+        if found is None or not _gone(int(found["pid"]), found["host"]):
+            continue
+        path = os.path.join(folder, name)
+        try:
+            os.unlink(path)
+        except OSError:  # another run deleted it first, or it is not ours to delete: left alone
+            continue
+        deleted.append(path)
+    return deleted
 
 
 def _connect_ro(path: str) -> sqlite3.Connection:
@@ -270,7 +338,7 @@ class DiskBodies(Bodies):
     for each URI the digest (or, without one, the body) of its latest response."""
 
     def __init__(self, folder: str | None = None) -> None:
-        handle, self.path = tempfile.mkstemp(prefix="robotrules-bodies-", suffix=".sqlite3", dir=folder)
+        handle, self.path = tempfile.mkstemp(prefix=f"robotrules-bodies-{_maker()}.", suffix=".sqlite3", dir=folder)
         os.close(handle)
         self._db = sqlite3.connect(self.path, check_same_thread=False)
         self._db.execute("PRAGMA journal_mode = OFF")
@@ -385,6 +453,7 @@ def open_or_build(files: Sequence[str], path: str, *, skip_bad_records: bool = F
     """The index at ``path`` if it was built from ``files`` as they are now, else a new one built there."""
     if not path:
         raise SourceError("the index path is empty")
+    clean_leftovers(os.path.dirname(os.path.abspath(path)), os.path.basename(path))
     found = open_index(path, files, skip_bad_records=skip_bad_records)
     return found if found is not None else build(files, path, skip_bad_records=skip_bad_records)
 
@@ -393,12 +462,14 @@ def build(files: Sequence[str], path: str | None, *, skip_bad_records: bool = Fa
     """Read ``files`` into a new index at ``path`` (replacing what is there once complete), or
     into a temporary file deleted with the archive when ``path`` is None. A damaged record raises
     :class:`DamagedArchive` (and no index is left), or with ``skip_bad_records`` is skipped and
-    listed in the index."""
+    listed in the index. The files builds killed midway left there (or in the temporary folder)
+    are deleted first (:func:`clean_leftovers`)."""
     sources = fingerprint(files)
     folder = os.path.dirname(os.path.abspath(path)) if path is not None else None
     if folder is not None and not os.path.isdir(folder):
         raise SourceError(f"cannot write the capture index {path}: the folder {folder} does not exist")
-    prefix = f".{os.path.basename(path)}." if path is not None else "robotrules-index-"
+    clean_leftovers(folder, os.path.basename(path) if path is not None else None)
+    prefix = f".{os.path.basename(path)}.{_maker()}." if path is not None else f"robotrules-index-{_maker()}."
     try:
         handle, building = tempfile.mkstemp(prefix=prefix, suffix=".partial" if path else ".sqlite3", dir=folder)
     except OSError as exc:
