@@ -3,6 +3,7 @@
 The contract every engine shares: :mod:`robotrules.batch.captures` (archived answers judged by
 the fetch policy) and :mod:`robotrules.batch.decide` (the one decision of a row). Around it:
 :mod:`~robotrules.batch.sources` (WARC files, tables of captures, live fetching),
+:mod:`~robotrules.batch.ccindex` (Common Crawl's columnar index: :func:`captures_from_index`),
 :mod:`~robotrules.batch.tables` (URL inputs, outputs) and :mod:`~robotrules.batch.local` (the
 local engine). The library calls are :func:`decide` (a pandas DataFrame) and :func:`run` (a file
 written, a :class:`Summary` returned)::
@@ -36,6 +37,7 @@ from robotrules.batch import engines
 from robotrules.batch.archives import archive_of
 from robotrules.batch.block import Block
 from robotrules.batch.captures import Archive, Capture
+from robotrules.batch.ccindex import COMMON_CRAWL, captures_from_index, read_index_captures, select_records
 from robotrules.batch.decide import (
     COLUMNS,
     PREFERENCE_COLUMNS,
@@ -68,6 +70,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "COLUMNS",
+    "COMMON_CRAWL",
     "PREFERENCE_COLUMNS",
     "PREFERENCE_FIELDS",
     "Archive",
@@ -81,13 +84,16 @@ __all__ = [
     "SourceError",
     "Summary",
     "archive_of",
+    "captures_from_index",
     "decide",
     "decide_row",
     "governing",
     "read_captures",
+    "read_index_captures",
     "robots_url_of",
     "rows",
     "run",
+    "select_records",
 ]
 
 Robots = Any

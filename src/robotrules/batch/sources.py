@@ -1,6 +1,6 @@
 """Where the robots.txt files of a batch come from: crawl archives, tables of captures, live sites.
 
-Three kinds of source, all giving, for a robots.txt URL, the :class:`~robotrules.batch.decide.Governing`
+Four kinds of source, all giving, for a robots.txt URL, the :class:`~robotrules.batch.decide.Governing`
 that decides its URLs:
 
 * WARC files (``.warc``, ``.warc.gz``) of robots.txt captures, read with warcio: ``response``
@@ -16,6 +16,8 @@ that decides its URLs:
   per capture with ``robots_url`` (or ``url``), ``status``, ``headers`` (a JSON object, a map,
   or ``name: value`` lines), ``body`` (bytes or text) and optionally ``fetched_at`` (seconds
   since the epoch or an ISO 8601 time) and ``error``.
+* Common Crawl's columnar index (:mod:`robotrules.batch.ccindex`): the captures of some hosts or
+  URLs, selected in the index and read record by record (by byte range) with :func:`read_warc`.
 * Live fetching through :class:`~robotrules.RobotsClient` and its store (:class:`LiveSource`).
 
 Archived answers are judged by :class:`~robotrules.batch.captures.Archive`, which replays the

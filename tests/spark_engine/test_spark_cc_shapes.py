@@ -1,0 +1,38 @@
+"""Common Crawl's robots.txt captures as they are stored, decided on Spark row for row as the local
+engine decides them (issue #20, section 1).
+
+The shapes and the pinned verdicts are those of ``tests/batch/test_cc_shapes.py`` (several
+captures of one URL, http and https apart, a redirect chain across records written out of order
+ending at rules or at an HTML page, an HTML 200, a 503 then a 200, a 200 then a 404): the WARC
+is read in the executors, on both of Spark's paths (the captures shipped to every task, and the
+shuffle), as captured and at a later decision time (``now``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.batch.test_cc_shapes import AGENTS, EXPECTED, HOUR, URLS, T, local_rows, shapes_warc
+
+pytestmark = pytest.mark.jvm
+
+
+@pytest.mark.parametrize("broadcast_limit", [None, 0], ids=["shipped", "shuffled"])
+@pytest.mark.parametrize("now", [None, T + HOUR], ids=["as-captured", "an-hour-after"])
+def test_spark_decides_common_crawl_shapes_row_for_row_as_the_local_engine(spark: Any, tmp_path: Path,
+                                                                            now: float | None,
+                                                                            broadcast_limit: int | None) -> None:
+    """F1-F5, F3, S1, C1 on Spark: every row of the WARC of Common Crawl shapes equals the local
+    engine's row (every column, reasons included), and the verdicts are the pinned ones."""
+    from robotrules import spark as rs
+
+    warc = shapes_warc(tmp_path / "robotstxt.warc.gz")
+    urls = spark.createDataFrame([(url,) for url in URLS], "url string")
+    got = rs.collect_rows(rs.decide(urls, [warc], list(AGENTS), now=now, broadcast_limit=broadcast_limit))
+    want = sorted(local_rows(warc, now), key=repr)
+    assert got == want
+    assert {(row[0], row[1]): (row[2], row[4], row[6]) for row in got} == {
+        (url, agent): answer for url, answer in EXPECTED.items() for agent in AGENTS}
