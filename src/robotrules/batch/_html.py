@@ -19,8 +19,8 @@ import warnings
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["CSS", "MAX_CELL", "MAX_LABEL", "RC", "as_html", "as_label", "bar_plot", "cut", "escape_char", "html_figure",
-           "html_row", "html_table", "svg_of", "text_ticks", "visible"]
+__all__ = ["CSS", "LINE_STYLES", "MAX_CELL", "MAX_LABEL", "RC", "as_html", "as_label", "bar_plot", "cut", "escape_char",
+           "html_figure", "html_row", "html_table", "line_plot", "svg_of", "text_ticks", "visible"]
 
 MAX_CELL = 2_000
 """Characters of one table cell shown; the rest is left out, saying how much (the table has it all)."""
@@ -160,3 +160,38 @@ def html_row(cells: Sequence[object]) -> str:
     """One table row of cells already HTML (numbers right-aligned)."""
     return "<tr>" + "".join(f'<td class="num">{value}</td>' if isinstance(value, (int, float)) else
                             f"<td>{value}</td>" for value in cells) + "</tr>"
+
+
+LINE_STYLES: tuple[tuple[str, str, str], ...] = (
+    ("#0072B2", "o", "-"), ("#D55E00", "s", "--"), ("#009E73", "^", ":"), ("#CC79A7", "D", "-."),
+    ("#E69F00", "v", "-"), ("#56B4E9", "P", "--"), ("#000000", "X", ":"),
+)
+"""Colour (Okabe-Ito, colour-blind-safe), marker and dash of each line of :func:`line_plot`: no two
+lines are told apart by colour alone; as many lines as styles at most."""
+
+
+def line_plot(crawls: Sequence[str], series: Sequence[tuple[str, Sequence[float]]], ylabel: str, plt: Any) -> str:
+    """Lines across crawls (x: ``crawls`` in order, as text), one per ``(name, values)`` of
+    ``series`` (values in %, 0-100), each with its own colour, marker and dash
+    (:data:`LINE_STYLES`), named in the legend; the SVG of the figure."""
+    figure, axes = plt.subplots(figsize=(9, 3.6))
+    places = list(range(len(crawls)))
+    for (name, values), (colour, marker, dash) in zip(series, LINE_STYLES, strict=False):
+        axes.plot(places, list(values), color=colour, marker=marker, linestyle=dash, linewidth=1.8, markersize=6,
+                  label=as_label(name))
+    axes.set_xticks(places, [as_label(label) for label in crawls], rotation=30 if len(crawls) > 4 else 0,
+                    ha="right" if len(crawls) > 4 else "center")
+    for tick in axes.get_xticklabels():
+        tick.set_parse_math(False)
+        tick.set_usetex(False)
+    axes.set_xlim(-0.3, max(0.3, len(crawls) - 0.7))
+    axes.set_ylim(0, 100)
+    axes.set_ylabel(ylabel)
+    axes.set_xlabel("crawl")
+    axes.grid(axis="y", color="#dddddd", linewidth=0.6)
+    legend = axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), frameon=False)
+    for text in legend.get_texts():
+        text.set_parse_math(False)
+        text.set_usetex(False)
+    axes.spines[["top", "right"]].set_visible(False)
+    return svg_of(figure, plt)

@@ -101,7 +101,7 @@ AUDIT_FIELDS: tuple[tuple[str, FieldType], ...] = (
     ("site", "string"), ("agent", "string"), ("operator", "string"), ("purpose", "string"), ("kind", "string"),
     ("status", "int32"), ("verdict", "string"), ("explicit", "bool"), ("crawl_delay", "double"),
     ("sitemaps", "int32"), ("content_signals", "string"), ("train_ai", "bool"), ("training_opt_out", "string"),
-    ("disallow_rules", "int32"), ("rules", "string"), ("reason", "string"),
+    ("disallow_rules", "int32"), ("rules", "string"), ("group_rules", "string"), ("reason", "string"),
 )
 """The columns of an audit table and their types, declared once: the local table
 (:func:`typed`) and the Spark schema (:data:`robotrules.spark.AUDIT_SCHEMA`) follow it.
@@ -115,9 +115,12 @@ group, or none, applies); ``sitemaps`` how many sitemap lines the file has;
 ``search=yes, ai-train=no; train-ai=n; /blog/ search=y``); ``train_ai`` its ``train-ai``
 preference for "/" (True, False, None); ``training_opt_out`` for an AI training crawler, how the
 site opts it out (:data:`~robotrules.batch.purposes.OPT_OUTS`), else ""; ``disallow_rules`` how many disallow rules can
-decide for the agent; ``rules`` those rules as written, one a line."""
+decide for the agent; ``rules`` those rules as written, one a line; ``group_rules`` every rule
+line (allow and disallow) of the group(s) the agent obeys, as written, in file order, one a line
+(what a change of verdict between two crawls is read from: :mod:`robotrules.batch.trends`)."""
 
-Row = tuple[str, str, str, str, str, int, str, bool, "float | None", int, str, "bool | None", str, int, str, str]
+Row = tuple[str, str, str, str, str, int, str, bool, "float | None", int, str, "bool | None", str, int, str, str,
+            str]
 
 _BARE_HOST = re.compile(r"[A-Za-z0-9.-]+(?::[0-9]+)?(?:/\S*)?")
 """A site given without a scheme ("example.com", "example.com:8080/page"): https is assumed."""
@@ -127,7 +130,8 @@ _ROBOTS_ONLY = frozenset({"/robots.txt", "/robots.txt$"})
 
 @dataclass(frozen=True, slots=True)
 class AgentPolicy:
-    """What one robots.txt says to one agent: the verdict and the facts behind it; ``train_ai``
+    """What one robots.txt says to one agent: the verdict and the facts behind it (``group_rules``:
+    every rule line of its group(s), as written, in file order); ``train_ai``
     its ``train-ai`` preference for "/" (A2-A4, A7; None: unknown, or "/" may not be crawled,
     A3); ``ignored_global``: the agent ignores the ``*`` group, which would have applied (A8)."""
 
@@ -138,6 +142,7 @@ class AgentPolicy:
     disallow_rules: tuple[str, ...]
     train_ai: bool | None = None
     ignored_global: bool = False
+    group_rules: tuple[str, ...] = ()
 
 
 def default_agents(registry: Sequence[Crawler] = CRAWLERS) -> tuple[str, ...]:
@@ -210,6 +215,7 @@ def _policy(robots: RobotsTxt, token: str, decision: Decision, ignored: bool) ->
     allows = [rule for rule in rules if rule[0] & ALLOW_BIT and rule[0] >> PRIORITY_SHIFT > 0]
     live_disallows = [rule for rule in rules if disallows(rule[0]) and not any(_beats(a, rule) for a in allows)]
     lines = tuple(dict.fromkeys(_written(robots, rule) for rule in sorted(live_disallows, key=_line)))
+    group = tuple(dict.fromkeys(_written(robots, rule) for rule in sorted(rules, key=_line)))
     verdict: Verdict
     if not live_disallows:
         verdict = "allowed"
@@ -219,7 +225,8 @@ def _policy(robots: RobotsTxt, token: str, decision: Decision, ignored: bool) ->
         verdict = "blocked" if catch_all and not opening else "partly"
     usage = robots.usage("/", token, global_group=not ignored)
     delay = None if ignored else robots.crawl_delay(token)
-    return AgentPolicy(verdict, explicit, delay, _signals(decision, usage), lines, usage.preference("train-ai"), ignored)
+    return AgentPolicy(verdict, explicit, delay, _signals(decision, usage), lines, usage.preference("train-ai"), ignored,
+                       group)
 
 
 def _line(rule: tuple[int, str]) -> int:
@@ -227,9 +234,10 @@ def _line(rule: tuple[int, str]) -> int:
 
 
 def _written(robots: RobotsTxt, rule: tuple[int, str]) -> str:
-    """A rule as its line is written (without a comment), or ``disallow: <pattern>`` when unknown."""
+    """A rule as its line is written (without a comment), or ``disallow: <pattern>`` (``allow:``
+    for an allow rule) when unknown."""
     text = robots.line_text(_line(rule)).split("#", 1)[0].strip()
-    return text or f"disallow: {rule[1]}"
+    return text or f"{'allow' if rule[0] & ALLOW_BIT else 'disallow'}: {rule[1]}"
 
 
 def _verdict_of(gov: Governing) -> Verdict:
@@ -285,7 +293,7 @@ def classify_site(gov: Governing, agents: Sequence[str], registry: Sequence[Craw
         if robots is None:
             verdict = _verdict_of(gov)
             rows.append((site, agent, operator, purpose, kind, status, verdict, False, None, 0, "", None,
-                         opt_out(kind, verdict, False, None), 0, "", reason))
+                         opt_out(kind, verdict, False, None), 0, "", "", reason))
             continue
         selection = _FALLBACK if named is not None and caller not in named else caller
         found = selected.get((selection, ignores)) if named is not None else None
@@ -303,7 +311,7 @@ def classify_site(gov: Governing, agents: Sequence[str], registry: Sequence[Craw
         rows.append((site, agent, operator, purpose, kind, status, found.verdict, found.explicit,
                      found.crawl_delay, sitemaps, found.content_signals, found.train_ai,
                      opt_out(kind, found.verdict, found.explicit, found.train_ai), len(found.disallow_rules),
-                     "\n".join(found.disallow_rules), why))
+                     "\n".join(found.disallow_rules), "\n".join(found.group_rules), why))
     return rows
 
 

@@ -5,7 +5,9 @@ here: a command's return value is the exit code; a usage error is one ``robotrul
 line and a hint; a person's bad input (raised as, or translated into,
 :class:`~robotrules.cli._errors.InputError` by the group) is one line and 2; Ctrl-C is one line
 and 130; a closed stdout (``| head``) ends quietly. Library warnings (a damaged cache moved
-aside, a failing store) are shown as ``robotrules: warning:`` lines on stderr.
+aside, a failing store) are shown as ``robotrules: warning:`` lines on stderr. ``--debug``
+(before the command or among its options) prints, before that one line, every traceback behind
+it (:func:`~robotrules.cli._errors.debug_trace`: a Spark task's, Java's), for bug reports.
 
 A bare ``pip install robotrules`` brings click, so the command runs for local files (lint, test,
 diff, demo, crawlers, robots-url, --version); the commands that always fetch or need a heavy
@@ -47,6 +49,7 @@ from robotrules.cli._errors import (
     InputError,
     Interrupted,
     PipeClosed,
+    debug_trace,
     missing_extra,
     translate,
 )
@@ -80,7 +83,11 @@ Exit codes:
 
 \b
 Every command has --help with examples, and --json for machine-readable output.
+An error is one line; --debug (here or after the command) adds the full trace.
 """
+
+DEBUG = "robotrules.debug"
+"""The key of ``click.Context.meta`` (shared by the group's context and its command's) set by ``--debug``."""
 
 
 def version() -> str:
@@ -96,18 +103,40 @@ def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> N
         ctx.exit()
 
 
+def _set_debug(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value:
+        ctx.meta[DEBUG] = True
+
+
+def _debug_option(hidden: bool) -> click.Option:
+    return click.Option(["--debug"], is_flag=True, expose_value=False, callback=_set_debug, hidden=hidden,
+                        help="On an error, also print the full trace (Python's, and Spark's or Java's for an "
+                             "engine), for a bug report.")
+
+
+def _show_trace(ctx: click.Context, exc: BaseException) -> None:
+    """With ``--debug``: every traceback behind the error, on stderr, before its one line."""
+    if ctx.meta.get(DEBUG) and not isinstance(exc, (click.UsageError, PipeClosed)):
+        click.echo(debug_trace(exc), err=True, nl=False)
+
+
 class _Group(click.Group):
-    """A click group whose commands' exceptions become one-line errors (see :func:`translate`)."""
+    """A click group whose commands' exceptions become one-line errors (see :func:`translate`),
+    after their full trace with ``--debug``."""
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except (click.exceptions.Exit, click.Abort, click.ClickException):
+        except (click.exceptions.Exit, click.Abort):
+            raise
+        except click.ClickException as exc:
+            _show_trace(ctx, exc)
             raise
         except (Exception, KeyboardInterrupt) as exc:
             translated = translate(exc)
             if translated is None:
                 raise
+            _show_trace(ctx, exc)
             raise translated from None
 
 
@@ -116,6 +145,9 @@ class _Group(click.Group):
               help="Show the version and which core runs (compiled, or pure Python and why), and exit.")
 def cli() -> None:
     """The ``robotrules`` group; :func:`run` runs it and returns the command's exit code."""
+
+
+cli.params.append(_debug_option(hidden=False))
 
 
 def _needing(name: str, callback: Callable[..., Any]) -> Callable[..., Any]:
@@ -135,6 +167,7 @@ def _needing(name: str, callback: Callable[..., Any]) -> Callable[..., Any]:
 for _command in (check, test, lint, diff, edit_command, fetch, robots_url, serve, demo, batch, audit, crawlers):
     if _command.name in NEEDS and _command.callback is not None:
         _command.callback = _needing(_command.name, _command.callback)
+    _command.params.append(_debug_option(hidden=True))  # shown once, in the group's help
     cli.add_command(_command)
 
 

@@ -5,7 +5,9 @@ them, the live robots.txt files of ``--sites`` through the shared cache; classif
 each agent (:mod:`robotrules.batch.audit`), writes the table to ``--output`` and, with ``--report``,
 a self-contained HTML report (:mod:`robotrules.batch.report`). ``--engine spark`` classifies on
 Apache Spark (:func:`robotrules.batch.audit.audit` with ``engine="spark"``); the table is collected
-and written, and the report made, here, as for the local engine.
+and written, and the report made, here, as for the local engine. ``--crawl LABEL=SOURCE`` audits several
+crawls, each as ``--robots`` would, then combines them (:mod:`robotrules.batch.trends`): the
+table with a ``crawl`` column, the trends and changes tables beside it, and the report's trends.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 import click
 
 from robotrules.cli import _options as options
-from robotrules.cli._errors import EXIT_OK, InputError
+from robotrules.cli._errors import EXIT_OK, InputError, engine_error
 from robotrules.cli._sources import damaged_archive
 
 __all__ = ["audit"]
@@ -52,16 +54,29 @@ crawlers --format json` writes), or ai.robots.txt's robots.json.
 The table goes to --output (.parquet, .csv, .jsonl, or .csv.gz, .jsonl.gz); --report writes one
 HTML page with plots and tables that opens offline.
 
+Opt-outs over time: --crawl LABEL=SOURCE (repeatable; the same LABEL again adds more files to
+that crawl) audits each crawl's captures as --robots does, every capture judged as of its own
+time, and writes the table with a 'crawl' column first, plus two tables beside it, named after
+--output: NAME.trends.EXT (per crawl, each crawler's and each purpose's sites blocking entirely
+and partly, their shares, and the AI training opt-outs by robots.txt, train-ai=n, both) and
+NAME.changes.EXT (the sites that started or stopped blocking a crawler, or started or stopped
+saying train-ai=n, between consecutive crawls, with the rule lines that changed; a site missing
+from a crawl is 'not captured' there, not 'stopped blocking'). The report draws the trends and
+lists the changed sites, then shows the latest crawl.
+
 --engine spark makes the same table on Apache Spark in local mode (robotrules[spark] and Java):
 its executors read the captures, or fetch the sites through the same cache.
 
-Exit code: 0 done, 2 a usage or input error.
+Exit code: 0 done, 2 a usage or input error, or a failed engine (a Spark task that raised:
+one line; --debug shows the full error).
 
 \b
 Examples:
   robotrules audit --robots robots.warc.gz --output audit.parquet --report audit.html
   robotrules audit --sites sites.txt -a GPTBot -a CCBot --output audit.csv
   robotrules audit --robots captures/ --registry my-crawlers.csv --output audit.jsonl
+  robotrules audit --crawl CC-MAIN-2024-10=2024-10/ --crawl CC-MAIN-2024-22=a.warc.gz \\
+      --crawl CC-MAIN-2024-22=b.warc.gz --output audit.parquet --report audit.html
 """
 
 
@@ -69,6 +84,11 @@ Examples:
 @click.option("--robots", "robots", metavar="SOURCE", multiple=True,
               help="robots.txt captures: a WARC file, a table of captures or a folder (repeatable). "
                    "Default: fetch the sites of --sites live through the cache.")
+@click.option("--crawl", "crawls", metavar="LABEL=SOURCE", multiple=True,
+              help="One crawl's robots.txt captures, labelled (a crawl id such as CC-MAIN-2024-10, or a date): "
+                   "LABEL=a WARC file, a table of captures or a folder (repeatable; the same LABEL again adds "
+                   "files to that crawl). Audits every crawl and writes trends and changes between them "
+                   "beside --output.")
 @options.index_option
 @options.skip_bad_records_option
 @click.option("--sites", "sites_file", metavar="FILE", default=None,
@@ -85,14 +105,24 @@ Examples:
 @options.mode_option
 @click.option("--json", "as_json", is_flag=True, help="The summary as one JSON object.")
 @options.progress_option
-def audit(robots: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...], registry_file: str | None,
-          output_path: str, report_path: str | None, engine: str, processes: int | None, **params: Any) -> int:
+def audit(robots: tuple[str, ...], crawls: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...],
+          registry_file: str | None, output_path: str, report_path: str | None, engine: str, processes: int | None,
+          **params: Any) -> int:
     """Exit code 0 when the table (and report) were written."""
     from robotrules.batch.archives import archive_of
     from robotrules.batch.sources import DamagedArchive, SourceError, source_kind, with_skipped
     from robotrules.batch.tables import output_format
 
     out = options.output(params)
+    labelled = _crawls(crawls)
+    if labelled and robots:
+        raise click.UsageError("give the captures either by --robots (one audit) or by --crawl (one per crawl), "
+                               "not both")
+    if labelled and params.get("index") is not None:
+        raise click.UsageError("--index keeps the index of one set of --robots captures: it cannot be used "
+                               "with --crawl")
+    if labelled:
+        robots = tuple(path for paths in labelled.values() for path in paths)
     try:
         output_format(output_path)
         for given in robots:
@@ -120,6 +150,9 @@ def audit(robots: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...
     sites = _sites(sites_file) if sites_file is not None else None
     if sites is not None and not sites:
         raise InputError(f"no sites to audit: {sites_file} is empty")
+    if labelled:
+        return _over_time(out, labelled, agents, sites, registry, output_path, report_path, engine, processes,
+                          params.get("mode", "google"), skip_bad_records)
     fetching = None
     archive = None
     source: Any
@@ -158,6 +191,104 @@ def audit(robots: tuple[str, ...], sites_file: str | None, agent: tuple[str, ...
         write_report(frame, report_path)
     _summary(out, frame, output_path, report_path)
     return EXIT_OK
+
+
+def _crawls(given: tuple[str, ...]) -> dict[str, list[str]]:
+    """The ``--crawl LABEL=SOURCE`` options as label -> sources, labels in the order first given."""
+    found: dict[str, list[str]] = {}
+    for text in given:
+        label, equals, source = text.partition("=")
+        label, source = label.strip(), source.strip()
+        if not equals or not label or not source:
+            raise click.BadParameter(f"{text!r} is not LABEL=SOURCE (a crawl's label, '=', its captures: "
+                                     "CC-MAIN-2024-10=robots.warc.gz)", param_hint="'--crawl'")
+        found.setdefault(label, []).append(source)
+    return found
+
+
+def beside(path: str, name: str) -> str:
+    """The path of a table written beside ``path``: ``audit.csv.gz`` -> ``audit.<name>.csv.gz``."""
+    from robotrules.batch.tables import OUTPUT_SUFFIXES
+
+    lower = path.lower()
+    for suffix in sorted(OUTPUT_SUFFIXES, key=len, reverse=True):
+        if lower.endswith(suffix):
+            return f"{path[:len(path) - len(suffix)]}.{name}{path[len(path) - len(suffix):]}"
+    return f"{path}.{name}"
+
+
+def _over_time(out: Any, crawls: dict[str, list[str]], agents: tuple[str, ...] | None, sites: list[str] | None,
+               registry: Any, output_path: str, report_path: str | None, engine: str, processes: int | None,
+               mode: str, skip_bad_records: bool) -> int:
+    """``--crawl``: one audit per crawl (as ``--robots``, either engine), then combined and written."""
+    from robotrules.batch.archives import archive_of
+    from robotrules.batch.sources import DamagedArchive, SourceError, skipped_of, with_skipped
+    from robotrules.batch.trends import changes, labelled, trends
+
+    tables: list[tuple[str, Any]] = []
+    bad: list[Any] = []
+    for label, paths in crawls.items():
+        try:
+            if engine == "spark":
+                frame = _spark(tuple(paths), None, agents, sites, registry, mode, skip_bad_records)
+            else:
+                archive = archive_of(list(paths), skip_bad_records=skip_bad_records)
+                try:
+                    count = len(sites) if sites is not None else sum(1 for _ in archive.robots_urls())
+                    if count == 0:
+                        raise InputError(f"no robots.txt captures to audit in crawl {label}: " + ", ".join(paths))
+                    frame = _run(out, archive, agents, sites, registry, mode, processes, count, False)
+                    with_skipped(frame, archive.bad_records)
+                finally:
+                    archive.close()
+        except DamagedArchive as exc:
+            raise damaged_archive(str(exc)) from None
+        except SourceError as exc:
+            raise InputError(str(exc)) from None
+        if frame.empty and sites is None:
+            raise InputError(f"no robots.txt captures to audit in crawl {label}: " + ", ".join(paths))
+        bad.extend(skipped_of(frame))
+        tables.append((label, frame))
+    combined = labelled(tables)
+    found, moved = trends(combined), changes(combined)
+    trends_path, changes_path = beside(output_path, "trends"), beside(output_path, "changes")
+    for frame, path in ((combined, output_path), (found, trends_path), (moved, changes_path)):
+        _write(frame, path)
+    if report_path is not None:
+        from robotrules.batch.report import write_report
+
+        write_report(combined, report_path, bad_records=bad)
+    _over_time_summary(out, combined, moved, bad, (output_path, trends_path, changes_path), report_path)
+    return EXIT_OK
+
+
+def _over_time_summary(out: Any, combined: Any, moved: Any, bad: list[Any], paths: tuple[str, str, str],
+                       report_path: str | None) -> None:
+    from robotrules.batch import skipped_note
+    from robotrules.batch.purposes import opt_out_counts
+    from robotrules.batch.trends import crawls_of
+
+    per_crawl = []
+    for label in crawls_of(combined):
+        mine = combined[combined["crawl"] == label]
+        per_crawl.append({"crawl": label, "sites": int(mine["site"].nunique()), "rows": len(mine),
+                          "verdicts": dict(Counter(str(v) for v in mine["verdict"])),
+                          "training_opt_out": opt_out_counts(mine)})
+    kinds = Counter(str(change) for change in moved["change"] if change)
+    kinds.update(str(change) for change in moved["train_ai_change"] if change)
+    agents = int(combined["agent"].nunique())
+    if out.as_json:
+        out.json({"crawls": per_crawl, "agents": agents, "rows": len(combined), "changes": len(moved),
+                  "changed": dict(kinds), "output": paths[0], "trends": paths[1], "changes_output": paths[2],
+                  "report": report_path, "bad_records": len(bad), "skipped": [record.to_dict() for record in bad]})
+        return
+    crawled = ", ".join(f"{entry['crawl']} {entry['sites']} site{'s' if entry['sites'] != 1 else ''}"
+                        for entry in per_crawl)
+    what = ", ".join(f"{count} {name}" for name, count in kinds.most_common())
+    out.echo(f"audited {len(per_crawl)} crawl{'s' if len(per_crawl) != 1 else ''} ({crawled}) for {agents} "
+             f"crawler{'s' if agents != 1 else ''}: {len(moved)} change"
+             f"{'s' if len(moved) != 1 else ''} between crawls" + (f" ({what})" if what else "") + skipped_note(bad)
+             + f" -> {', '.join(paths)}" + (f" and {report_path}" if report_path else ""))
 
 
 def _agents(given: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -204,6 +335,8 @@ def _spark(robots: tuple[str, ...], fetching: Any, agents: tuple[str, ...] | Non
         raise
     except ValueError as exc:  # a source or a cache the executors cannot use
         raise InputError(str(exc)) from None
+    except Exception as exc:  # a task that raised, a JVM that died: one line (--debug: all)
+        raise engine_error("spark", exc) from exc
 
 
 def _write(frame: Any, path: str) -> None:

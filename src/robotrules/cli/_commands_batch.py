@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from robotrules.cli import _options as options
-from robotrules.cli._errors import EXIT_FOUND, EXIT_OK, InputError
+from robotrules.cli._errors import EXIT_FOUND, EXIT_OK, InputError, engine_error
 from robotrules.cli._sources import damaged_archive
 
 __all__ = ["batch"]
@@ -47,7 +47,8 @@ the agent, from the Content-Usage and Content-Signal lines of its robots.txt (tr
 false: disallowed, empty: unknown, or not applicable because the URL may not be crawled).
 
 Exit code: 0 all allowed, 1 some URL disallowed (or its site unknown to the archive),
-2 a usage or input error.
+2 a usage or input error, or a failed engine (a Spark task that raised: one line; --debug
+shows the full error).
 
 \b
 Examples:
@@ -130,6 +131,10 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
         raise InputError(str(exc)) from None
     except ValueError as exc:
         raise InputError(str(exc)) from None
+    except Exception as exc:
+        if engine == "local":
+            raise
+        raise engine_error(engine, exc) from exc  # a task that raised, a JVM that died: one line (--debug: all)
     finally:
         if fetching is not None:
             fetching.close()
