@@ -15,7 +15,9 @@ from typing import Any
 
 import pytest
 
-from tests.batch.test_cc_shapes import AGENTS, EXPECTED, HOUR, URLS, T, local_rows, shapes_warc
+from robotrules.batch import Capture
+from tests.batch.test_cc_shapes import AGENTS, DAY, EXPECTED, HOUR, TEXT, URLS, T, local_rows, shapes_warc
+from tests.spark_engine.test_spark_engine import write_warc
 
 pytestmark = pytest.mark.jvm
 
@@ -36,3 +38,24 @@ def test_spark_decides_common_crawl_shapes_row_for_row_as_the_local_engine(spark
     assert got == want
     assert {(row[0], row[1]): (row[2], row[4], row[6]) for row in got} == {
         (url, agent): answer for url, answer in EXPECTED.items() for agent in AGENTS}
+
+
+def test_spark_replays_every_capture_of_a_url_as_the_local_engine(spark: Any, tmp_path: Path) -> None:
+    """C1, C2, F5 on Spark: a decision time between two captures sees the earlier one, and a 503
+    an hour after a 200 leaves the 200's rules deciding, as on the local engine."""
+    from robotrules import spark as rs
+
+    warc = shapes_warc(tmp_path / "robotstxt.warc.gz")
+    urls = spark.createDataFrame([(url,) for url in URLS], "url string")
+    got = rs.collect_rows(rs.decide(urls, [warc], list(AGENTS), now=T - DAY + HOUR))
+    assert got == sorted(local_rows(warc, T - DAY + HOUR), key=repr)
+    refresh = tmp_path / "refresh.warc.gz"
+    write_warc(refresh, [Capture("https://c2.example/robots.txt", 200, TEXT, b"User-agent: *\nDisallow: /private\n",
+                                 T - HOUR),
+                         Capture("https://c2.example/robots.txt", 503, {}, b"busy", T)])
+    pages = ["https://c2.example/open", "https://c2.example/private"]
+    got = rs.collect_rows(rs.decide(spark.createDataFrame([(url,) for url in pages], "url string"), [refresh],
+                                    list(AGENTS)))
+    assert got == sorted(local_rows(refresh, None, pages), key=repr)
+    assert {(row[0], row[2]) for row in got if row[1] == "*"} == {("https://c2.example/open", True),
+                                                                  ("https://c2.example/private", False)}

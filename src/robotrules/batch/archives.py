@@ -20,7 +20,7 @@ __all__ = ["archive_of"]
 def archive_of(paths: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
                index: str | os.PathLike[str] | None = None,
                auto_index_above: int | None = None, skip_bad_records: bool = False) -> Archive:
-    """An :class:`Archive` of everything the files hold (the latest capture of a URL wins).
+    """An :class:`Archive` of everything the files hold (every capture of each URL: see :class:`Archive`).
 
     Where the captures are kept:
 

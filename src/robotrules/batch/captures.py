@@ -14,6 +14,20 @@ Where the captures are kept is a :class:`CaptureStore`, chosen when the archive 
 memory (:class:`MemoryCaptures`, the default) or in an index on disk
 (:class:`robotrules.batch.index.SQLiteCaptures`, for capture sets that do not fit in memory).
 The store only keeps captures by URL; the replay (:meth:`Archive.entry`) is the same over both.
+
+**Several captures of one URL** (a crawl fetches a robots.txt more than once; Common Crawl does)
+are all kept, and replayed as a crawler's cache lived through them (C1, C2): each capture made at
+or before the decision time is an attempt, in time order, merged into the entry by the cache's
+own rule (:func:`~robotrules.core.policy.merge`). So the capture current at the decision time
+decides, a failed refresh after a good copy leaves the good copy deciding (C2), and failures
+that run over several captures count from the first (F5, F6). A decision time before the first
+capture is judged by the first capture (nothing earlier is known). A redirect target or probe is
+answered by that URL's capture nearest in time to the attempt.
+
+**Outcome classes.** :meth:`Archive.judge` also says what the capture current at the decision
+time was, in the classes Common Crawl uses for its robots.txt fetches (:data:`OUTCOMES`), beside
+the policy's verdict: a 403 is ``forbidden`` there while the policy reads it as "no robots.txt"
+(F4), and an HTML page served with 200 is ``not_robots_txt`` while the policy parses it (F2).
 """
 
 from __future__ import annotations
@@ -23,13 +37,15 @@ from dataclasses import dataclass, field, replace
 from types import TracebackType
 from typing import TYPE_CHECKING, Protocol
 
-from robotrules.core.policy import Entry, Failure, Fetch, Policy, Response, begin
+from robotrules.core.policy import Entry, Failure, Fetch, Policy, Response, begin, merge
+from robotrules.core.robotstxt import parse
 from robotrules.core.urls import is_robots_url
 
 if TYPE_CHECKING:
     from robotrules.batch.warc import BadRecord
 
-__all__ = ["NOT_ARCHIVED", "Archive", "Capture", "CaptureStore", "MemoryCaptures", "cut_note", "replaces"]
+__all__ = ["NOT_ARCHIVED", "OUTCOMES", "Archive", "Capture", "CaptureStore", "MemoryCaptures", "cut_note", "nearest",
+           "not_robots_txt", "outcome_of", "replaces"]
 
 NOT_ARCHIVED = "not in the archive"
 """The detail of the failure that stands for a request the archive holds no answer to."""
@@ -59,6 +75,61 @@ def cut_note(limit: int) -> str:
     return f"(only its first {limit:,} bytes count: the rest is ignored)"
 
 
+OUTCOMES: tuple[str, ...] = ("no_capture", "forbidden", "defer", "allow_all", "redirect_unresolved", "not_robots_txt",
+                             "no_rules", "with_rules")
+"""What a robots.txt fetch got, in the classes Common Crawl uses (issue #20), beside the policy's
+verdict: ``no_capture`` (the archive holds none), ``forbidden`` (401, 403), ``defer`` (429, 5xx,
+no response at all, any other status), ``allow_all`` (404, 410 and the other 4xx),
+``redirect_unresolved`` (a redirect whose target the archive does not hold, or that the policy
+does not follow: a loop, past the hop limit, no usable ``Location``), ``not_robots_txt`` (a 2xx
+body that is not a robots.txt: markup such as an HTML error page, or nothing a robots.txt parser
+recognises), ``no_rules`` (a robots.txt without an allow or disallow line) and ``with_rules``."""
+
+_MARKUP = (b"<!doctype", b"<html", b"<head", b"<body", b"<?xml", b"<!--", b"<script", b"<meta", b"<title", b"<div",
+           b"<table", b"<p>", b"<br", b"<center", b"<h1")
+
+
+def not_robots_txt(body: bytes) -> bool:
+    """Whether a 2xx ``body`` is something else than a robots.txt: it starts as markup (an HTML
+    page, XML), or a robots.txt parser recognises none of its lines while it has some."""
+    start = body[:512].lstrip(b"\xef\xbb\xbf \t\r\n\f\v").lower()
+    if start.startswith(_MARKUP):
+        return True
+    if not start:
+        return False
+    robots = parse(body)
+    if robots.groups or robots.sitemaps or robots.extensions:
+        return False
+    return any(line.strip() and not line.lstrip().startswith(b"#") for line in body[:65536].splitlines())
+
+
+def outcome_of(answer: Response | Failure | None, hops: int) -> str:
+    """The :data:`OUTCOMES` class of the answer an attempt ended on (the last answer to the
+    robots.txt request or a redirect it followed, never a probe's; None: nothing captured),
+    after ``hops`` redirects."""
+    if answer is None:
+        return "no_capture"
+    if isinstance(answer, Failure):
+        return "redirect_unresolved" if hops and answer.detail == NOT_ARCHIVED else "defer"
+    status = answer.status
+    if 300 <= status < 400:
+        return "redirect_unresolved"  # the last answer of an attempt is a redirect only when it was not followed
+    if status in (401, 403):
+        return "forbidden"
+    if 400 <= status < 500 and status != 429:
+        return "allow_all"
+    if 200 <= status < 300:
+        if not_robots_txt(answer.body):
+            return "not_robots_txt"
+        return "with_rules" if any(group.rules for group in parse(answer.body).groups) else "no_rules"
+    return "defer"
+
+
+def nearest(captures: Sequence[Capture], at: float) -> Capture:
+    """Of a URL's captures (oldest first), the one made nearest to ``at``; of two as near, the later."""
+    return min(reversed(captures), key=lambda capture: abs((capture.fetched_at or 0.0) - at))
+
+
 def replaces(fetched_at: float | None, held_at: float | None) -> bool:
     """Whether a capture made at ``fetched_at`` replaces the one held for its URL, made at
     ``held_at``: the latest capture of a URL wins, and of two made at the same time (or both at
@@ -70,16 +141,23 @@ class CaptureStore(Protocol):
     """Where an :class:`Archive` keeps its captures, by URL. A store keeps and finds; it never judges."""
 
     def get(self, url: str) -> Capture | None:
-        """The capture held for exactly ``url``, if any."""
+        """The latest capture of exactly ``url`` (:func:`replaces`), if any."""
+        ...
+
+    def history(self, url: str) -> Sequence[Capture]:
+        """Every capture of exactly ``url``, oldest first (of two made at the same time, the one
+        read first first); empty when none."""
         ...
 
     def keep(self, capture: Capture) -> None:
-        """Hold ``capture`` unless the capture held for its URL is later (:func:`replaces`)."""
+        """Hold ``capture`` beside the other captures of its URL (one identical to a capture held is not kept twice)."""
         ...
 
     def __contains__(self, url: object) -> bool: ...
 
-    def __len__(self) -> int: ...
+    def __len__(self) -> int:
+        """How many URLs are held."""
+        ...
 
     def urls(self) -> Iterator[str]:
         """Every URL held, in the order first seen."""
@@ -97,17 +175,26 @@ class MemoryCaptures:
     __slots__ = ("_by_url",)
 
     def __init__(self) -> None:
-        self._by_url: dict[str, Capture] = {}
+        self._by_url: dict[str, list[Capture]] = {}
 
     def get(self, url: str) -> Capture | None:
-        """The capture held for exactly ``url``, if any."""
-        return self._by_url.get(url)
+        """The latest capture of exactly ``url`` (:func:`replaces`), if any."""
+        held = self._by_url.get(url)
+        return held[-1] if held else None
+
+    def history(self, url: str) -> Sequence[Capture]:
+        """Every capture of exactly ``url``, oldest first."""
+        return tuple(self._by_url.get(url, ()))
 
     def keep(self, capture: Capture) -> None:
-        """Hold ``capture`` unless the capture held for its URL is later (:func:`replaces`)."""
-        held = self._by_url.get(capture.url)
-        if held is None or replaces(capture.fetched_at, held.fetched_at):
-            self._by_url[capture.url] = capture
+        """Hold ``capture`` beside the other captures of its URL, in time order (:func:`replaces`)."""
+        held = self._by_url.setdefault(capture.url, [])
+        if capture in held:
+            return
+        at = len(held)
+        while at and not replaces(capture.fetched_at, held[at - 1].fetched_at):
+            at -= 1
+        held.insert(at, capture)
 
     def __contains__(self, url: object) -> bool:
         return url in self._by_url
@@ -175,31 +262,67 @@ class Archive:
         self.close()
 
     def entry(self, robots_url: str, policy: Policy | None = None, now: float | None = None) -> Entry | None:
-        """The entry a fetch of ``robots_url`` would have made from these answers; None when the
-        archive holds no capture of ``robots_url`` itself (nothing is known of that site).
+        """The entry a crawler's cache would hold for ``robots_url`` at ``now`` from these answers;
+        None when the archive holds no capture of ``robots_url`` itself (nothing is known of that site).
 
-        ``now`` defaults to the capture's time (0 when unknown), so the entry is fresh as of then.
-        Rules from a body longer than the size limit say in their reason that the rest was
-        ignored (F9).
+        ``now`` defaults to the time of the latest capture (0 when unknown). The captures made at
+        or before ``now`` are replayed in time order (see the module), the current one as a fetch
+        at ``now``, so the entry is fresh as of then. Rules from a body longer than the size limit
+        say in their reason that the rest was ignored (F9).
         """
-        first = self.get(robots_url)
-        if first is None:
-            return None
-        when = now if now is not None else (first.fetched_at or 0.0)
-        policy = policy or Policy()
-        step: Fetch | Entry = begin(robots_url, None, when, policy)
-        while isinstance(step, Fetch):
-            step = step.apply(self._answer(step.url), when)
-        if step.outcome == "rules":
-            final = first if step.final_url == robots_url else self.get(step.final_url)
-            if final is not None and len(final.body) > policy.size_limit:
-                step = replace(step, reason=f"{step.reason} {cut_note(policy.size_limit)}")
-        return step
+        return self.judge(robots_url, policy, now)[0]
 
-    def _answer(self, url: str) -> Response | Failure:
-        capture = self.get(url)
+    def judge(self, robots_url: str, policy: Policy | None = None,
+              now: float | None = None) -> tuple[Entry | None, str]:
+        """:meth:`entry`, and the :data:`OUTCOMES` class of the capture current at ``now``."""
+        captures = self._store.history(robots_url)
+        if not captures:
+            return None, "no_capture"
+        policy = policy or Policy()
+        when = now if now is not None else (captures[-1].fetched_at or 0.0)
+        current = [capture for capture in captures if (capture.fetched_at or 0.0) <= when] or list(captures[:1])
+        entry: Entry | None = None
+        outcome = "no_capture"
+        for number, capture in enumerate(current, 1):
+            at = when if number == len(current) else (capture.fetched_at or 0.0)
+            attempt, outcome = self._attempt(robots_url, capture, at, policy)
+            entry = attempt if entry is None else merge(entry, attempt)
+        return entry, outcome
+
+    def _attempt(self, robots_url: str, first: Capture, at: float, policy: Policy) -> tuple[Entry, str]:
+        """One fetch of ``robots_url`` at ``at`` answered by the capture ``first`` (and, for the
+        requests it leads to, the captures nearest to ``first`` in time): its entry and class."""
+        near = first.fetched_at or 0.0
+        step: Fetch | Entry = begin(robots_url, None, at, policy)
+        last: Response | Failure | None = None
+        hops = 0
+        final = first
+        while isinstance(step, Fetch):
+            capture: Capture | None = first
+            if step.url == robots_url and step.purpose == "robots":
+                answer = self._answer_of(first)
+            elif step.url in self:
+                capture = nearest(self._store.history(step.url), near)
+                answer = self._answer_of(capture)
+            else:  # a request the archive holds no answer to (an archive that knows only part may say more)
+                capture, answer = None, self._answer(step.url)
+            if step.purpose == "robots":
+                last, hops = answer, len(step.chain) - 1 if step.chain else 0
+                final = capture if capture is not None else final
+            step = step.apply(answer, at)
+        if step.outcome == "rules" and len(final.body) > policy.size_limit:
+            step = replace(step, reason=f"{step.reason} {cut_note(policy.size_limit)}")
+        return step, outcome_of(last, hops)
+
+    @staticmethod
+    def _answer_of(capture: Capture | None) -> Response | Failure:
+        """What a request got, by its capture: no capture is a failed request (:data:`NOT_ARCHIVED`)."""
         if capture is None:
             return Failure("other", NOT_ARCHIVED)
         if capture.status == 0:
             return Failure(capture.error or "other", "captured without a response")
         return Response(capture.status, capture.headers, capture.body)
+
+    def _answer(self, url: str) -> Response | Failure:
+        """The answer to a request for ``url``: its latest capture (see :meth:`_answer_of`)."""
+        return self._answer_of(self.get(url))

@@ -7,11 +7,12 @@ It is a storage choice only: the archive's replay of the fetch policy is the sam
 
 The file has two tables::
 
-    meta(key TEXT PRIMARY KEY, value TEXT)        robotrules version, source files, count, damaged records
-    captures(url TEXT PRIMARY KEY, status, fetched_at, error, headers (JSON), body BLOB)
+    meta(key TEXT PRIMARY KEY, value TEXT)        robotrules version, source files, counts, damaged records
+    urls(url TEXT PRIMARY KEY)                    each URL once, in the order first seen (rowid)
+    captures(url, status, fetched_at, error, headers (JSON), body BLOB)   every capture, indexed by url
 
-Building (:func:`build`) reads the source files once, keeping captures by the archive's own rule
-(:meth:`Archive.add`, the latest capture of a URL wins) in large transactions, into a new file
+Building (:func:`build`) reads the source files once, keeping every capture (several of one URL
+are all kept: the archive replays them in time order) in large transactions, into a new file
 beside the target that replaces it only when complete: an index path only ever holds a whole
 index. Revisit records are resolved against :class:`DiskBodies`, a temporary file, so a WARC file
 whose bodies do not fit in memory can be read too. Damaged records skipped while building
@@ -49,7 +50,7 @@ from typing import Any
 from urllib.parse import quote
 
 from robotrules._version import __version__
-from robotrules.batch.captures import Archive, Capture, replaces
+from robotrules.batch.captures import Archive, Capture
 from robotrules.batch.sources import BadRecord, Bodies, DamagedArchive, SourceError, read_captures
 
 __all__ = [
@@ -76,8 +77,9 @@ APPLICATION_ID = int.from_bytes(b"rbtx", "big")
 """The SQLite header's application id (``PRAGMA application_id``) of every capture index: what
 tells an index (even a damaged one, which is rebuilt) from any other file (which is left alone)."""
 
-FORMAT = 2
+FORMAT = 3
 """The layout of this version's indexes (``PRAGMA user_version``); an index of another is rebuilt.
+3: every capture of a URL kept, not only the latest.
 2: bodies kept to the size limit and one byte more, damaged records listed in ``meta``."""
 
 _FLUSH_ROWS = 10_000
@@ -86,20 +88,22 @@ _FLUSH_BYTES = 16 * 1024 * 1024
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE urls (url TEXT PRIMARY KEY);
 CREATE TABLE captures (
-    url TEXT PRIMARY KEY, status INTEGER NOT NULL, fetched_at REAL, error TEXT NOT NULL,
+    url TEXT NOT NULL, status INTEGER NOT NULL, fetched_at REAL, error TEXT NOT NULL,
     headers TEXT NOT NULL, body BLOB NOT NULL
 );
 """
 
-_KEEP = """
-INSERT INTO captures (url, status, fetched_at, error, headers, body) VALUES (?, ?, ?, ?, ?, ?)
-ON CONFLICT (url) DO UPDATE SET status = excluded.status, fetched_at = excluded.fetched_at,
-    error = excluded.error, headers = excluded.headers, body = excluded.body
-WHERE replaces(excluded.fetched_at, captures.fetched_at)
-"""
-"""An upsert that keeps a capture by :func:`~robotrules.batch.captures.replaces` (called from SQL);
-an update keeps the row's rowid, so rowid order is the order URLs were first seen."""
+_INDEX = "CREATE INDEX captures_by_url ON captures (url)"
+"""Made once the captures are written (faster than keeping it up to date row by row)."""
+
+_KEEP_URL = "INSERT OR IGNORE INTO urls (url) VALUES (?)"
+_KEEP = "INSERT INTO captures (url, status, fetched_at, error, headers, body) VALUES (?, ?, ?, ?, ?, ?)"
+
+_ORDER = "ORDER BY coalesce(fetched_at, 0), rowid"
+"""Captures oldest first, and of two made at the same time the one read first first
+(:func:`~robotrules.batch.captures.replaces`: the latest is the last)."""
 
 
 def _host() -> str:
@@ -204,7 +208,6 @@ class SQLiteCaptures:
             os.unlink(path)
         store = cls(path)
         writer = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
-        writer.create_function("replaces", 2, replaces, deterministic=True)
         writer.execute("PRAGMA page_size = 16384")
         writer.execute(f"PRAGMA application_id = {APPLICATION_ID}")
         writer.execute(f"PRAGMA user_version = {FORMAT}")
@@ -226,7 +229,7 @@ class SQLiteCaptures:
     # -- writing ---------------------------------------------------------------------------------
 
     def keep(self, capture: Capture) -> None:
-        """Hold ``capture`` unless the capture held for its URL is later (written in batches)."""
+        """Hold ``capture`` beside the other captures of its URL (written in batches)."""
         if self._writer is None:
             raise ValueError(f"the capture index {self.path} is read-only: captures are added while it is built")
         body = bytes(capture.body)
@@ -240,6 +243,7 @@ class SQLiteCaptures:
         if self._writer is None or not self._pending:
             return
         self._writer.execute("BEGIN")
+        self._writer.executemany(_KEEP_URL, ((row[0],) for row in self._pending))
         self._writer.executemany(_KEEP, self._pending)
         self._writer.execute("COMMIT")
         self._pending.clear()
@@ -253,8 +257,10 @@ class SQLiteCaptures:
         if writer is None:
             raise ValueError(f"the capture index {self.path} is already finished")
         self._flush()
-        count = writer.execute("SELECT count(*) FROM captures").fetchone()[0]
-        meta = {"version": __version__, "sources": json.dumps(sources), "captures": str(count),
+        writer.execute(_INDEX)
+        count = writer.execute("SELECT count(*) FROM urls").fetchone()[0]
+        captures = writer.execute("SELECT count(*) FROM captures").fetchone()[0]
+        meta = {"version": __version__, "sources": json.dumps(sources), "urls": str(count), "captures": str(captures),
                 "bad_records": json.dumps([[bad.path, bad.offset, bad.detail] for bad in bad_records])}
         writer.execute("BEGIN")
         writer.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", meta.items())
@@ -286,27 +292,32 @@ class SQLiteCaptures:
             raise _unreadable(self.path, exc) from None
 
     def get(self, url: str) -> Capture | None:
-        """The capture held for exactly ``url``, if any (read from the file)."""
-        found = self._query("SELECT status, headers, body, fetched_at, error FROM captures WHERE url = ?", (url,))
-        if not found:
-            return None
-        status, headers, body, fetched_at, error = found[0]
-        return Capture(url, status, json.loads(headers), bytes(body), fetched_at, error)
+        """The latest capture of exactly ``url``, if any (read from the file)."""
+        found = self.history(url)
+        return found[-1] if found else None
+
+    def history(self, url: str) -> list[Capture]:
+        """Every capture of exactly ``url``, oldest first (read from the file)."""
+        found = self._query(f"SELECT status, headers, body, fetched_at, error FROM captures WHERE url = ? {_ORDER}",
+                            (url,))
+        return [Capture(url, status, json.loads(headers), bytes(body), fetched_at, error)
+                for status, headers, body, fetched_at, error in found]
 
     def __contains__(self, url: object) -> bool:
-        return isinstance(url, str) and bool(self._query("SELECT 1 FROM captures WHERE url = ?", (url,)))
+        return isinstance(url, str) and bool(self._query("SELECT 1 FROM urls WHERE url = ?", (url,)))
 
     def __len__(self) -> int:
+        """How many URLs are held."""
         if self._writer is not None:  # being built: count what is written so far
-            return int(self._query("SELECT count(*) FROM captures")[0][0])
+            return int(self._query("SELECT count(*) FROM urls")[0][0])
         if self._count is None:  # a finished index says how many it holds
-            self._count = int(self._query("SELECT value FROM meta WHERE key = 'captures'")[0][0])
+            self._count = int(self._query("SELECT value FROM meta WHERE key = 'urls'")[0][0])
         return self._count
 
     def urls(self) -> Iterator[str]:
         """Every URL held, in the order first seen, streamed from the file."""
         try:
-            cursor = self._reader().execute("SELECT url FROM captures ORDER BY rowid")
+            cursor = self._reader().execute("SELECT url FROM urls ORDER BY rowid")
             while True:
                 rows = cursor.fetchmany(4096)
                 if not rows:
