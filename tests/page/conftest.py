@@ -22,6 +22,12 @@ if TYPE_CHECKING:
     from playwright.sync_api import Browser
 
 
+PAUSES = "window.robotrulesPauses = {retest: 20, link: 20};"
+"""The page's pauses after typing (180 ms before a re-test, 300 ms before the link is rewritten),
+shortened: Playwright types at machine speed, and waiting a person's pause only makes the tests
+slower. What the pauses coalesce is the same (tests/page/test_pauses.py keeps the real ones)."""
+
+
 @pytest.fixture(scope="session")
 def service_url() -> Iterator[str]:
     """The real service (robotrules.service.create_app) on a free 127.0.0.1 port."""
@@ -41,6 +47,7 @@ def tester(browser: Browser, service_url: str) -> Iterator[TesterPage]:
     on any request that is not to the service itself."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
     context.set_default_timeout(10_000)
+    context.add_init_script(PAUSES)
     requests: list[str] = []
     errors: list[str] = []
     context.on("request", lambda request: requests.append(request.url))

@@ -4,8 +4,11 @@
 // the address's fragment (#state=...), so a link restores it. Every change re-tests after a short pause; a newer
 // request aborts the one still under way, and answers to older requests are ignored.
 
-const DEBOUNCE_MS = 180; // re-test this long after the last keystroke
-const HASH_DEBOUNCE_MS = 300; // rewrite the share link this long after the last change
+// The pauses a person needs; a driver that acts at machine speed (the page tests) may set shorter
+// ones before the page loads: window.robotrulesPauses = {retest: ms, link: ms}.
+const PAUSES = globalThis.robotrulesPauses ?? {};
+const DEBOUNCE_MS = PAUSES.retest ?? 180; // re-test this long after the last keystroke
+const HASH_DEBOUNCE_MS = PAUSES.link ?? 300; // rewrite the share link this long after the last change
 const CONTEXT_LINES = 3; // unchanged lines shown around each change in the line diff
 const MAX_DIFF_CELLS = 4_000_000; // above this, the line diff shows a block replaced, not the smallest change
 const MAX_DIFF_ROWS = 3000; // lines of the line diff drawn at most

@@ -1,0 +1,46 @@
+"""The page's own pauses, as a person gets them (the other page tests shorten them: see
+``tests/page/conftest.py``): typing re-tests once, after the pause, and the share link is
+rewritten after its own pause."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+import pytest
+
+from tests.page._tester import TesterPage
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
+
+
+@pytest.fixture
+def person(browser: Browser, service_url: str) -> Iterator[tuple[TesterPage, list[str]]]:
+    """The tester with the page's real pauses, and the paths of the page's API requests."""
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
+    context.set_default_timeout(10_000)
+    calls: list[str] = []
+    context.on("request", lambda request: calls.append(request.url.removeprefix(service_url)))
+    try:
+        yield TesterPage(context, service_url, []), calls
+    finally:
+        context.close()
+
+
+def test_typing_a_word_re_tests_once_after_the_pause_and_then_rewrites_the_link(person) -> None:
+    """Keystrokes 40 ms apart (faster than the 180 ms pause) make one re-test, not one each; the
+    link (#state=...) follows once the page is idle."""
+    tester, calls = person
+    page = tester.open()
+    before = page.url
+    calls.clear()
+    page.click("#robots")
+    page.keyboard.press("End")
+    page.keyboard.type("\nDisallow: /typed", delay=40)
+    tester.wait_idle()
+    retests = [call for call in calls if call.startswith("/v1/test")]
+    assert len(retests) == 1, calls
+    assert "/typed" in tester.draft()
+    page.wait_for_function("(before) => location.href !== before", arg=before)
+    assert "#state=" in page.url
