@@ -164,10 +164,12 @@ def _alarm(timeout: float | None) -> Iterator[None]:
 
 
 def _spark_conf(session: Any) -> dict[str, str]:
-    every = session.conf.getAll  # a property of pyspark 4; SparkConf pairs before
+    every = getattr(session.conf, "getAll", None)  # pyspark 4 (a property)
+    if every is None:  # pyspark 3.5: the settings made on the session, as SQL's SET lists them
+        return {row.key: row.value for row in session.sql("SET").collect()}
     if callable(every):
         every = every()
-    return dict(every) if every is not None else dict(session.sparkContext.getConf().getAll())
+    return dict(every)
 
 
 @contextlib.contextmanager

@@ -170,12 +170,20 @@ def test_config_bad_values_name_the_setting(settings: dict[str, object], name: s
 def test_scrapys_own_robots_middleware_left_enabled_is_noticed():
     """Both middlewares at once would check every request twice: the middleware warns when
     Scrapy's is not disabled (by path or by class) in DOWNLOADER_MIDDLEWARES."""
+    from scrapy.core.downloader.middleware import DownloaderMiddlewareManager
     from scrapy.downloadermiddlewares.robotstxt import RobotsTxtMiddleware
+    from scrapy.utils.test import get_crawler
 
     ours = {"robotrules.compat.scrapy.RobotsPolicyMiddleware": 100}
     assert scrapy_middleware_enabled(Settings({"DOWNLOADER_MIDDLEWARES": ours}))
     assert not scrapy_middleware_enabled(Settings({"DOWNLOADER_MIDDLEWARES": {**ours, SCRAPY_MIDDLEWARE: None}}))
-    assert not scrapy_middleware_enabled(Settings({"DOWNLOADER_MIDDLEWARES": {**ours, RobotsTxtMiddleware: None}}))
+    # By class, as Scrapy itself decides: before Scrapy 2.12 a class key does not replace the
+    # default's import path, and Scrapy's middleware stays enabled
+    by_class = {RobotsTxtMiddleware: None}
+    crawler = get_crawler(settings_dict={"ROBOTSTXT_OBEY": True, "DOWNLOADER_MIDDLEWARES": by_class})
+    loaded = DownloaderMiddlewareManager.from_crawler(crawler).middlewares
+    scrapy_keeps_it = any(isinstance(middleware, RobotsTxtMiddleware) for middleware in loaded)
+    assert scrapy_middleware_enabled(Settings({"DOWNLOADER_MIDDLEWARES": {**ours, **by_class}})) is scrapy_keeps_it
 
 
 # -- failure kinds (F8) -----------------------------------------------------------------------

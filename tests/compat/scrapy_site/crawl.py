@@ -37,6 +37,8 @@ DEFAULTS: dict[str, Any] = {
     "CLOSESPIDER_TIMEOUT": 30,
     "TELNETCONSOLE_ENABLED": False,
     "ROBOTSTXT_OBEY": True,
+    # The middleware runs on the asyncio reactor: Scrapy's default since 2.13, set here for the older ones
+    "TWISTED_REACTOR": "twisted.internet.asyncioreactor.AsyncioSelectorReactor",
 }
 
 
@@ -44,7 +46,7 @@ class DropRobotsTxt:
     """A downloader middleware of "the crawl" that drops every robots.txt request (as a user's URL
     filter might): enable it in DOWNLOADER_MIDDLEWARES as ``tests.compat.scrapy_site.crawl.DropRobotsTxt``."""
 
-    def process_request(self, request: Request) -> None:
+    def process_request(self, request: Request, spider: Any = None) -> None:  # spider: Scrapy < 2.14 passes it
         if request.url.endswith("/robots.txt"):
             raise IgnoreRequest("robots.txt is not on the list of URLs to fetch")
 
