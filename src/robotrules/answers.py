@@ -137,7 +137,8 @@ class _Memo(dict[tuple[str, ...], AgentRules]):
 class Governing:
     """What decides the URLs of one robots.txt (see the module): ``robots`` (its rules, when
     ``kind`` is "rules") or a full allow or disallow, the HTTP ``status`` behind it (0: a network
-    failure or nothing known) and the ``reason``.
+    failure or nothing known) and the ``reason``; ``outcome`` what the latest fetch got, in
+    Common Crawl's classes (:data:`robotrules.outcomes.OUTCOMES`; "" when not worked out).
 
     Two memos of values derived from ``robots`` (never of anything else) are made on first use:
     :attr:`texts`, the deciding lines as written, and :meth:`rules_for`, the rules a tuple of
@@ -149,6 +150,7 @@ class Governing:
     status: int
     reason: str
     robots: RobotsTxt | None = field(default=None, repr=False)
+    outcome: str = ""
     _texts: LineTexts | None = field(default=None, init=False, compare=False, repr=False)
     _rules: _Memo | None = field(default=None, init=False, compare=False, repr=False)
 

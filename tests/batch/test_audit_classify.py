@@ -102,7 +102,7 @@ def test_a_site_without_rules_has_the_same_verdict_for_every_agent(kind: str, st
     """F4, F5: a 4xx allows everything, a 5xx disallows everything, whoever asks; no capture is unknown."""
     gov = Governing("https://a.test/robots.txt", kind, status, "why")  # type: ignore[arg-type]
     rows = classify_site(gov, ["GPTBot", "*"])
-    assert [(row[1], row[5], row[6], row[-1]) for row in rows] == [("GPTBot", status, verdict, "why"),
+    assert [(row[1], row[5], row[6], row[-2]) for row in rows] == [("GPTBot", status, verdict, "why"),
                                                                    ("*", status, verdict, "why")]
 
 

@@ -135,7 +135,7 @@ def test_each_audit_row_holds_the_rule_lines_of_the_groups_its_crawler_obeys() -
     rows = {row[1]: dict(zip(AUDIT_COLUMNS, row, strict=True)) for row in classify_site(gov, ["GPTBot", "Googlebot"])}
     assert (rows["GPTBot"]["rules"], rows["GPTBot"]["group_rules"]) == ("Disallow: /", "Disallow: /\nAllow: /public/")
     assert (rows["Googlebot"]["rules"], rows["Googlebot"]["group_rules"]) == ("Disallow: /tmp/", "Disallow: /tmp/")
-    assert AUDIT_COLUMNS[-2:] == ("group_rules", "reason")
+    assert AUDIT_COLUMNS[-3:] == ("group_rules", "reason", "outcome")
 
 
 def test_two_crawls_give_the_sites_that_started_and_stopped_blocking_with_the_rule_lines(tmp_path: Path) -> None:

@@ -148,7 +148,7 @@ def test_a_crawler_that_ignores_the_star_group_is_audited_without_it_and_says_so
     star = Governing("https://a.test/robots.txt", "rules", 200, "200", parse("User-agent: *\nDisallow: /\n"))
     ads, other = classify_site(star, ["AdsBot-Google", "*"], registry)
     assert (ads[6], other[6]) == ("allowed", "blocked")
-    assert ads[-1].endswith("AdsBot-Google ignores the group 'user-agent: *'") and other[-1] == "200"
+    assert ads[-2].endswith("AdsBot-Google ignores the group 'user-agent: *'") and other[-2] == "200"
     named = Governing("https://a.test/robots.txt", "rules", 200, "200",
                       parse("User-agent: AdsBot-Google\nDisallow: /\n\nUser-agent: *\nAllow: /\n"))
     assert classify_site(named, ["AdsBot-Google"], registry)[0][6] == "blocked"

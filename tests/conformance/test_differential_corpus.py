@@ -89,7 +89,7 @@ def _compare_all(site: str, body: bytes, queries: list[tuple[str | list[str], st
         rt = robotrules.parse(body)  # once per site
     except Exception as e:  # parse must never raise (P3)
         rt, err = None, f"parse raised {type(e).__name__}: {e}"
-    for (agents, url), expected in zip(queries, oracle.check_all(body, queries)):
+    for (agents, url), expected in zip(queries, oracle.check_all(body, queries), strict=True):
         got = err if rt is None else robotrules_answer(rt, url, agents)
         if got != expected:
             found.append(Disagreement(f"corpus:{site}", _describe(site, body, expected, got), agents, url, expected, got))

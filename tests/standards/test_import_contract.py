@@ -7,7 +7,8 @@ of ``package``. The layers, from the bottom (DESIGN's picture, docs/architecture
 
     errors                      imports nothing of robotrules
     core                        errors only (and the standard library: tests/core checks that)
-    answers, hosts, crawlers    the layers below
+    answers, hosts, crawlers,   the layers below
+    outcomes
     fetch, cache, client, diff  the layers below
     batch                       the layers below; never an engine built on it, nor a surface
     cli, service, compat, spark the surfaces: never imported by anything below them

@@ -102,6 +102,7 @@ AUDIT_FIELDS: tuple[tuple[str, FieldType], ...] = (
     ("status", "int32"), ("verdict", "string"), ("explicit", "bool"), ("crawl_delay", "double"),
     ("sitemaps", "int32"), ("content_signals", "string"), ("train_ai", "bool"), ("training_opt_out", "string"),
     ("disallow_rules", "int32"), ("rules", "string"), ("group_rules", "string"), ("reason", "string"),
+    ("outcome", "string"),
 )
 """The columns of an audit table and their types, declared once: the local table
 (:func:`typed`) and the Spark schema (:data:`robotrules.spark.AUDIT_SCHEMA`) follow it.
@@ -117,10 +118,14 @@ preference for "/" (True, False, None); ``training_opt_out`` for an AI training 
 site opts it out (:data:`~robotrules.batch.purposes.OPT_OUTS`), else ""; ``disallow_rules`` how many disallow rules can
 decide for the agent; ``rules`` those rules as written, one a line; ``group_rules`` every rule
 line (allow and disallow) of the group(s) the agent obeys, as written, in file order, one a line
-(what a change of verdict between two crawls is read from: :mod:`robotrules.batch.trends`)."""
+(what a change of verdict between two crawls is read from: :mod:`robotrules.batch.trends`);
+``outcome`` what the latest fetch of the robots.txt got, in Common Crawl's classes
+(:data:`robotrules.outcomes.OUTCOMES`: ``forbidden`` for a 403 the policy reads as a full
+allow, ``not_robots_txt`` for an HTML page served as robots.txt, ...; "" for a site without a
+robots.txt URL)."""
 
 Row = tuple[str, str, str, str, str, int, str, bool, "float | None", int, str, "bool | None", str, int, str, str,
-            str]
+            str, str]
 
 _BARE_HOST = re.compile(r"[A-Za-z0-9.-]+(?::[0-9]+)?(?:/\S*)?")
 """A site given without a scheme ("example.com", "example.com:8080/page"): https is assumed."""
@@ -293,7 +298,7 @@ def classify_site(gov: Governing, agents: Sequence[str], registry: Sequence[Craw
         if robots is None:
             verdict = _verdict_of(gov)
             rows.append((site, agent, operator, purpose, kind, status, verdict, False, None, 0, "", None,
-                         opt_out(kind, verdict, False, None), 0, "", "", reason))
+                         opt_out(kind, verdict, False, None), 0, "", "", reason, gov.outcome))
             continue
         selection = _FALLBACK if named is not None and caller not in named else caller
         found = selected.get((selection, ignores)) if named is not None else None
@@ -311,7 +316,7 @@ def classify_site(gov: Governing, agents: Sequence[str], registry: Sequence[Craw
         rows.append((site, agent, operator, purpose, kind, status, found.verdict, found.explicit,
                      found.crawl_delay, sitemaps, found.content_signals, found.train_ai,
                      opt_out(kind, found.verdict, found.explicit, found.train_ai), len(found.disallow_rules),
-                     "\n".join(found.disallow_rules), "\n".join(found.group_rules), why))
+                     "\n".join(found.disallow_rules), "\n".join(found.group_rules), why, gov.outcome))
     return rows
 
 
@@ -338,7 +343,8 @@ def classify_jobs(jobs: Sequence[Job], agents: Sequence[str], registry: Sequence
     who = _who(agents, registry)
     for robots_url, entry, reason in jobs:
         if entry is None:
-            gov = Governing(robots_url, "unknown", 0, reason or "no capture of this robots.txt")
+            gov = Governing(robots_url, "unknown", 0, reason or "no capture of this robots.txt",
+                            outcome="" if reason else "no_capture")
         else:
             gov = governing(robots_url, entry, policy, now if now is not None else entry.fetched_at, mode)
         rows.extend(classify_site(gov, agents, registry, who=who))

@@ -24,10 +24,9 @@ that run over several captures count from the first (F5, F6). A decision time be
 capture is judged by the first capture (nothing earlier is known). A redirect target or probe is
 answered by that URL's capture nearest in time to the attempt.
 
-**Outcome classes.** :meth:`Archive.judge` also says what the capture current at the decision
-time was, in the classes Common Crawl uses for its robots.txt fetches (:data:`OUTCOMES`), beside
-the policy's verdict: a 403 is ``forbidden`` there while the policy reads it as "no robots.txt"
-(F4), and an HTML page served with 200 is ``not_robots_txt`` while the policy parses it (F2).
+**Outcome classes.** :func:`robotrules.outcomes.outcome_of` reads, off the entry, what the
+capture current at the decision time was in the classes Common Crawl uses, beside the policy's
+verdict.
 """
 
 from __future__ import annotations
@@ -38,17 +37,13 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Protocol
 
 from robotrules.core.policy import Entry, Failure, Fetch, Policy, Response, begin, merge
-from robotrules.core.robotstxt import parse
 from robotrules.core.urls import is_robots_url
+from robotrules.outcomes import NOT_ARCHIVED
 
 if TYPE_CHECKING:
     from robotrules.batch.warc import BadRecord
 
-__all__ = ["NOT_ARCHIVED", "OUTCOMES", "Archive", "Capture", "CaptureStore", "MemoryCaptures", "cut_note", "nearest",
-           "not_robots_txt", "outcome_of", "replaces"]
-
-NOT_ARCHIVED = "not in the archive"
-"""The detail of the failure that stands for a request the archive holds no answer to."""
+__all__ = ["NOT_ARCHIVED", "Archive", "Capture", "CaptureStore", "MemoryCaptures", "cut_note", "nearest", "replaces"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,56 +68,6 @@ class Capture:
 def cut_note(limit: int) -> str:
     """What the reason of rules from a body longer than ``limit`` bytes adds (F9)."""
     return f"(only its first {limit:,} bytes count: the rest is ignored)"
-
-
-OUTCOMES: tuple[str, ...] = ("no_capture", "forbidden", "defer", "allow_all", "redirect_unresolved", "not_robots_txt",
-                             "no_rules", "with_rules")
-"""What a robots.txt fetch got, in the classes Common Crawl uses (issue #20), beside the policy's
-verdict: ``no_capture`` (the archive holds none), ``forbidden`` (401, 403), ``defer`` (429, 5xx,
-no response at all, any other status), ``allow_all`` (404, 410 and the other 4xx),
-``redirect_unresolved`` (a redirect whose target the archive does not hold, or that the policy
-does not follow: a loop, past the hop limit, no usable ``Location``), ``not_robots_txt`` (a 2xx
-body that is not a robots.txt: markup such as an HTML error page, or nothing a robots.txt parser
-recognises), ``no_rules`` (a robots.txt without an allow or disallow line) and ``with_rules``."""
-
-_MARKUP = (b"<!doctype", b"<html", b"<head", b"<body", b"<?xml", b"<!--", b"<script", b"<meta", b"<title", b"<div",
-           b"<table", b"<p>", b"<br", b"<center", b"<h1")
-
-
-def not_robots_txt(body: bytes) -> bool:
-    """Whether a 2xx ``body`` is something else than a robots.txt: it starts as markup (an HTML
-    page, XML), or a robots.txt parser recognises none of its lines while it has some."""
-    start = body[:512].lstrip(b"\xef\xbb\xbf \t\r\n\f\v").lower()
-    if start.startswith(_MARKUP):
-        return True
-    if not start:
-        return False
-    robots = parse(body)
-    if robots.groups or robots.sitemaps or robots.extensions:
-        return False
-    return any(line.strip() and not line.lstrip().startswith(b"#") for line in body[:65536].splitlines())
-
-
-def outcome_of(answer: Response | Failure | None, hops: int) -> str:
-    """The :data:`OUTCOMES` class of the answer an attempt ended on (the last answer to the
-    robots.txt request or a redirect it followed, never a probe's; None: nothing captured),
-    after ``hops`` redirects."""
-    if answer is None:
-        return "no_capture"
-    if isinstance(answer, Failure):
-        return "redirect_unresolved" if hops and answer.detail == NOT_ARCHIVED else "defer"
-    status = answer.status
-    if 300 <= status < 400:
-        return "redirect_unresolved"  # the last answer of an attempt is a redirect only when it was not followed
-    if status in (401, 403):
-        return "forbidden"
-    if 400 <= status < 500 and status != 429:
-        return "allow_all"
-    if 200 <= status < 300:
-        if not_robots_txt(answer.body):
-            return "not_robots_txt"
-        return "with_rules" if any(group.rules for group in parse(answer.body).groups) else "no_rules"
-    return "defer"
 
 
 def nearest(captures: Sequence[Capture], at: float) -> Capture:
@@ -270,49 +215,38 @@ class Archive:
         at ``now``, so the entry is fresh as of then. Rules from a body longer than the size limit
         say in their reason that the rest was ignored (F9).
         """
-        return self.judge(robots_url, policy, now)[0]
-
-    def judge(self, robots_url: str, policy: Policy | None = None,
-              now: float | None = None) -> tuple[Entry | None, str]:
-        """:meth:`entry`, and the :data:`OUTCOMES` class of the capture current at ``now``."""
         captures = self._store.history(robots_url)
         if not captures:
-            return None, "no_capture"
+            return None
         policy = policy or Policy()
         when = now if now is not None else (captures[-1].fetched_at or 0.0)
         current = [capture for capture in captures if (capture.fetched_at or 0.0) <= when] or list(captures[:1])
         entry: Entry | None = None
-        outcome = "no_capture"
         for number, capture in enumerate(current, 1):
             at = when if number == len(current) else (capture.fetched_at or 0.0)
-            attempt, outcome = self._attempt(robots_url, capture, at, policy)
+            attempt = self._attempt(robots_url, capture, at, policy)
             entry = attempt if entry is None else merge(entry, attempt)
-        return entry, outcome
+        return entry
 
-    def _attempt(self, robots_url: str, first: Capture, at: float, policy: Policy) -> tuple[Entry, str]:
-        """One fetch of ``robots_url`` at ``at`` answered by the capture ``first`` (and, for the
-        requests it leads to, the captures nearest to ``first`` in time): its entry and class."""
+    def _attempt(self, robots_url: str, first: Capture, at: float, policy: Policy) -> Entry:
+        """One fetch of ``robots_url`` at ``at`` answered by the capture ``first`` (and each request
+        it leads to by that URL's capture nearest to ``first`` in time): the entry it ends with."""
         near = first.fetched_at or 0.0
         step: Fetch | Entry = begin(robots_url, None, at, policy)
-        last: Response | Failure | None = None
-        hops = 0
         final = first
         while isinstance(step, Fetch):
-            capture: Capture | None = first
             if step.url == robots_url and step.purpose == "robots":
                 answer = self._answer_of(first)
             elif step.url in self:
                 capture = nearest(self._store.history(step.url), near)
                 answer = self._answer_of(capture)
+                final = capture if step.purpose == "robots" else final
             else:  # a request the archive holds no answer to (an archive that knows only part may say more)
-                capture, answer = None, self._answer(step.url)
-            if step.purpose == "robots":
-                last, hops = answer, len(step.chain) - 1 if step.chain else 0
-                final = capture if capture is not None else final
+                answer = self._answer(step.url)
             step = step.apply(answer, at)
         if step.outcome == "rules" and len(final.body) > policy.size_limit:
             step = replace(step, reason=f"{step.reason} {cut_note(policy.size_limit)}")
-        return step, outcome_of(last, hops)
+        return step
 
     @staticmethod
     def _answer_of(capture: Capture | None) -> Response | Failure:

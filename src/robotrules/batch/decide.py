@@ -30,6 +30,7 @@ from robotrules.core.robotstxt import RobotsTxt, parse
 from robotrules.core.usage import CATEGORIES, Signal, UsageRule, combine
 from robotrules.core.usage import answer as usage_answer
 from robotrules.hosts import robots_url
+from robotrules.outcomes import outcome_of
 
 __all__ = ["COLUMNS", "NO_PREFERENCES", "NO_ROBOTS", "NO_URL", "NO_URL_GOVERNING", "PREFERENCE_COLUMNS",
            "PREFERENCE_FIELDS", "FieldType", "Governing", "Item", "LineTexts", "PreferenceReader", "Row",
@@ -67,12 +68,13 @@ pair, a row with its own agent."""
 
 
 def governing(robots_url: str, entry: Entry | None, policy: Policy, now: float, mode: str = "google") -> Governing:
-    """What ``entry`` (from an archive or the cache) means at ``now`` (F2-F6, C2); None: unknown."""
+    """What ``entry`` (from an archive or the cache) means at ``now`` (F2-F6, C2), with the class
+    of its latest attempt (:func:`robotrules.outcomes.outcome_of`); None: unknown."""
     if entry is None:
-        return Governing(robots_url, "unknown", 0, "no capture of this robots.txt")
+        return Governing(robots_url, "unknown", 0, "no capture of this robots.txt", outcome="no_capture")
     stand = standing(entry, now, policy)
     robots = parse(stand.body, mode=mode) if stand.kind == "rules" else None
-    return Governing(robots_url, stand.kind, stand.status, stand.reason, robots)
+    return Governing(robots_url, stand.kind, stand.status, stand.reason, robots, outcome_of(entry))
 
 
 def robots_url_of(url: str) -> str | None:

@@ -120,7 +120,7 @@ class Decider:
             cache.move_to_end(robots_url)
             return gov
         if self.source is None:
-            gov = Governing(robots_url, "unknown", 0, "no robots.txt source for this URL")
+            gov = Governing(robots_url, "unknown", 0, "no robots.txt source for this URL", outcome="no_capture")
         else:
             gov = self.source.governing(robots_url)
         cache[robots_url] = gov

@@ -36,7 +36,6 @@ from typing import Any, cast
 
 from robotrules.batch._html import (
     CSS,
-    LINE_STYLES,
     MAX_CELL,
     RC,
     as_html,
@@ -45,10 +44,20 @@ from robotrules.batch._html import (
     html_figure,
     html_row,
     html_table,
-    line_plot,
     svg_of,
     text_ticks,
     visible,
+)
+from robotrules.batch._over_time import MAX_CHANGES, over_time_section
+from robotrules.batch._words import (
+    COLOURS,
+    LABELS,
+    MEANINGS,
+    OPT_OUT_COLOURS,
+    OPT_OUT_LABELS,
+    OPT_OUT_MEANINGS,
+    PURPOSE_LABELS,
+    kind_label,
 )
 from robotrules.batch.audit import VERDICTS
 from robotrules.batch.purposes import OPT_OUTS, TRAINING, by_purpose
@@ -64,69 +73,8 @@ WIDE = 30
 """Past this many crawlers an audit is wide: crawlers no site treats differently from ``*`` are
 collapsed, and the plot of crawlers shows at most this many (the most blocked, and ``*``)."""
 
-MAX_CHANGES = 2_000
-"""Rows of the table of changed sites of an audit over several crawls (the changes table has them all)."""
-
 MAX_ROWS = 20_000
 """Rows of the site-by-site tables of all crawlers together (each gets its share, at least 50)."""
-
-LABELS: dict[str, str] = {
-    "blocked": "Blocked entirely",
-    "partly": "Blocked partly",
-    "allowed": "Allowed",
-    "no-robots": "No robots.txt",
-    "unreachable": "Unreachable (all blocked)",
-    "unknown": "Unknown",
-}
-"""How each verdict is named for people."""
-
-MEANINGS: dict[str, str] = {
-    "blocked": "the crawler may fetch nothing on the site but robots.txt itself",
-    "partly": "some rules keep the crawler out of some pages",
-    "allowed": "no rule keeps the crawler out of anything",
-    "no-robots": "the site answered robots.txt with a 4xx error such as 404, so everything is allowed",
-    "unreachable": "robots.txt answered with a server error (5xx) or could not be fetched, "
-                   "so crawlers must treat the whole site as blocked",
-    "unknown": "nothing is known about this site's robots.txt (it was not captured or not fetched)",
-}
-
-COLOURS = {  # colour-blind-safe (Okabe-Ito), in the order of VERDICTS
-    "blocked": "#D55E00", "partly": "#E69F00", "allowed": "#009E73",
-    "no-robots": "#56B4E9", "unreachable": "#CC79A7", "unknown": "#999999",
-}
-
-PURPOSE_LABELS: dict[str, str] = {
-    "blocked": "Every one blocked entirely",
-    "partly": "Some blocked (entirely or partly)",
-    "allowed": "None blocked",
-    "no-robots": LABELS["no-robots"],
-    "unreachable": LABELS["unreachable"],
-    "unknown": LABELS["unknown"],
-}
-"""A site's verdict for the crawlers of one purpose, as the purpose view names it."""
-
-OPT_OUT_LABELS: dict[str, str] = {
-    "robots.txt": "By robots.txt rules only",
-    "train-ai=n": "By train-ai=n only",
-    "both": "Both",
-    "neither": "Neither",
-    "unknown": "Unknown (robots.txt unreadable)",
-}
-"""How a site opts AI training crawlers out, as people read it."""
-
-OPT_OUT_MEANINGS: dict[str, str] = {
-    "robots.txt": "the rules block at least one AI training crawler entirely, or partly by a group that names it, "
-                  "and no train-ai=n preference applies",
-    "train-ai=n": "no rule keeps an AI training crawler out, but the train-ai preference for the home page is "
-                  "\u201cno\u201d (Content-Usage: train-ai=n, or Content-Signal: ai-train=no) for at least one",
-    "both": "the rules keep AI training crawlers out and a train-ai=n preference applies too",
-    "neither": "no rule aimed at AI training crawlers and no train-ai=n preference; "
-               "rules that close a few folders to every crawler do not count",
-    "unknown": "robots.txt answered with a server error or could not be fetched or was not captured",
-}
-
-OPT_OUT_COLOURS = {"robots.txt": "#D55E00", "train-ai=n": "#0072B2", "both": "#882255", "neither": "#009E73",
-                   "unknown": "#999999"}
 
 def _status_label(status: int) -> str:
     if status == 0:
@@ -233,7 +181,7 @@ def render_report(frame: Any, *, title: str = "robots.txt audit", top: int = 20,
         crawls = crawls_of(frame)
         if len(crawls) > 1:
             with plt.rc_context(cast("Any", RC)):
-                over_time = _over_time_section(frame, crawls, plt)
+                over_time = over_time_section(frame, crawls, plt)
         latest = crawls[-1] if crawls else None
         frame = frame[frame[CRAWL].astype(str) == latest].drop(columns=[CRAWL]) if latest is not None else frame
     agents = _agent_order(frame)
@@ -318,7 +266,7 @@ def render_report(frame: Any, *, title: str = "robots.txt audit", top: int = 20,
     by_agent = {str(agent): rows for agent, rows in frame.groupby("agent", sort=False)} if len(frame) else {}
     for kind, members in _grouped(shown_agents, frame, kinds):
         if len(kinds) > 1 or len(shown_agents) > WIDE:
-            parts.append(f"<h3>{as_html(_kind_label(kind))}: each crawler, site by site</h3>")
+            parts.append(f"<h3>{as_html(kind_label(kind))}: each crawler, site by site</h3>")
         for agent in members:
             parts.append(_agent_section(agent, by_agent[agent], limit))
     if bad_records:
@@ -335,10 +283,6 @@ def render_report(frame: Any, *, title: str = "robots.txt audit", top: int = 20,
 
 
 # -- the purpose view ------------------------------------------------------------------------------
-
-def _kind_label(kind: str) -> str:
-    return KIND_LABELS.get(kind, kind) if kind else "'*' and agents not in the registry"
-
 
 def _kinds(frame: Any) -> list[str]:
     """The purposes of the audited crawlers, in :data:`KIND_LABELS` order, then any other; "" last."""
@@ -387,7 +331,7 @@ def _purpose_plot(purposes: Any, kinds: Sequence[str], plt: Any) -> str:
     crawlers = {kind: int(purposes["crawlers"][purposes["kind"] == kind].max()) for kind in shown}
     height = max(2.2, 0.45 * len(shown) + 1.3)
     return _stacked_bars(plt, height, [counts[k] for k in shown],
-                         [as_label(f"{_kind_label(k)} ({crawlers[k]})") for k in shown], PURPOSE_LABELS, 0.15)
+                         [as_label(f"{kind_label(k)} ({crawlers[k]})") for k in shown], PURPOSE_LABELS, 0.15)
 
 
 def _opt_out_plot(opt_outs: Counter[str], plt: Any) -> str:
@@ -422,7 +366,7 @@ def _purpose_section(purposes: Any, kinds: Sequence[str], frame: Any, purpose_sv
     for kind in shown:
         mine = purposes[purposes["kind"] == kind]
         count = Counter(str(v) for v in mine["verdict"])
-        rows.append([_kind_label(kind), int(mine["crawlers"].max()), *(count[v] for v in VERDICTS)])
+        rows.append([kind_label(kind), int(mine["crawlers"].max()), *(count[v] for v in VERDICTS)])
     parts.append(html_table("Sites by purpose (number of sites)",
                         ["Purpose", "Crawlers audited", *(PURPOSE_LABELS[v] for v in VERDICTS)], rows))
     parts.append('<h3 id="training">Opted out of AI training (sites)</h3>')
@@ -439,119 +383,6 @@ def _purpose_section(purposes: Any, kinds: Sequence[str], frame: Any, purpose_sv
     parts.append(html_table("AI training opt-out (number of sites)", ["How", "Sites", "Share", "What it means"],
                         [[OPT_OUT_LABELS[o], opt_outs[o], f"{100.0 * opt_outs[o] / total:.0f}%",
                           OPT_OUT_MEANINGS[o][0].upper() + OPT_OUT_MEANINGS[o][1:] + "."] for o in OPT_OUTS]))
-    return "".join(parts)
-
-
-# -- over time (several crawls) ---------------------------------------------------------------------
-
-def _over_time_section(frame: Any, crawls: Sequence[str], plt: Any) -> str:
-    """Trends and changes of an audit over several crawls (:mod:`robotrules.batch.trends`): lines
-    per crawler and per purpose across crawls, their tables, and the sites that changed."""
-    from robotrules.batch.trends import changes, trends
-
-    found = trends(frame)
-    moved = changes(frame)
-    crawlers = found[found["level"] == "crawler"]
-    purposes = found[found["level"] == "purpose"]
-    share = {(str(row.crawl), str(row.agent if row.level == "crawler" else row.kind)):
-             100.0 * (row.blocked_share + row.partly_share) for row in found.itertuples(index=False)}
-    agents = list(dict.fromkeys(str(agent) for agent in crawlers["agent"]))
-    peak = {agent: max(share.get((crawl, agent), 0.0) for crawl in crawls) for agent in agents}
-    spread = {agent: peak[agent] - min(share.get((crawl, agent), 0.0) for crawl in crawls) for agent in agents}
-    plotted = sorted(agents, key=lambda agent: (-spread[agent], -peak[agent], agent.lower()))[:len(LINE_STYLES)]
-    plotted = [agent for agent in agents if agent in plotted]
-    parts = ['<h2 id="trends">Over time (sites, per crawl)</h2>',
-             ("<p>For each crawl, the share of the sites captured in it whose robots.txt blocks a crawler entirely "
-              "or partly. A site missing from a crawl is counted in none of that crawl's shares.</p>")]
-    series = [(agent, [share.get((crawl, agent), 0.0) for crawl in crawls]) for agent in plotted]
-    which = "each crawler" if len(plotted) == len(agents) else \
-        f"the {len(plotted)} crawlers whose share changed most (of {len(agents)}; every one is in the table below)"
-    parts.append(html_figure(line_plot(crawls, series, "sites blocking it (%)", plt),
-                             f"Share of sites that block {which} entirely or partly, crawl by crawl.",
-                             "Lines: for each crawler, the share of sites that block it, across the crawls"))
-    kinds = [str(kind) for kind in dict.fromkeys(purposes["kind"])]
-    if kinds:
-        lines = [(_kind_label(kind), [share.get((crawl, kind), 0.0) for crawl in crawls]) for kind in kinds]
-        parts.append(html_figure(line_plot(crawls, lines[:len(LINE_STYLES)], "sites blocking some (%)", plt),
-                                 "For the crawlers of each purpose: the share of sites that block at least one of "
-                                 "them (entirely or partly), crawl by crawl.",
-                                 "Lines: for each purpose, the share of sites that block its crawlers, across the "
-                                 "crawls"))
-    training = purposes[purposes["kind"] == TRAINING]
-    if len(training):
-        outs = [(OPT_OUT_LABELS[name], [_percent(row, column) for row in training.itertuples(index=False)])
-                for name, column in (("robots.txt", "robots_txt"), ("train-ai=n", "train_ai_n"), ("both", "both"))]
-        parts.append(html_figure(line_plot([str(c) for c in training["crawl"]], outs, "sites (%)", plt),
-                                 "Sites that opt AI training crawlers out by robots.txt rules only, by a train-ai=n "
-                                 "preference only, or by both, crawl by crawl.",
-                                 "Lines: the share of sites per way of opting out of AI training, across the "
-                                 "crawls"))
-    head = ["Crawler (purpose)", *crawls]
-    rows = []
-    for agent in agents:
-        mine = {str(row.crawl): row for row in crawlers[crawlers["agent"] == agent].itertuples(index=False)}
-        kind = str(next(iter(mine.values())).kind) if mine else ""
-        rows.append([f'{as_html(agent)}<span class="note">{as_html(_kind_label(kind))}</span>',
-                     *(_trend_cell(mine.get(crawl)) for crawl in crawls)])
-    parts.append(html_table("Sites that block each crawler, per crawl: entirely + partly, of the sites captured",
-                            head, rows, raw=True))
-    if kinds:
-        rows = []
-        for kind in kinds:
-            mine = {str(row.crawl): row for row in purposes[purposes["kind"] == kind].itertuples(index=False)}
-            rows.append([as_html(_kind_label(kind)), *(_trend_cell(mine.get(crawl), kind == TRAINING)
-                                                      for crawl in crawls)])
-        parts.append(html_table("Sites that block every crawler of a purpose entirely + some of them, per crawl "
-                                "(AI training: opted out by robots.txt, train-ai=n, both)",
-                                ["Purpose", *crawls], rows, raw=True))
-    parts.append(_changes_table(moved))
-    return "".join(parts)
-
-
-def _percent(row: Any, column: str) -> float:
-    return 100.0 * int(getattr(row, column)) / max(1, int(row.sites))
-
-
-def _trend_cell(row: Any, training: bool = False) -> str:
-    """One crawl's counts: "2 + 1 of 6 (50%)", and the AI training opt-outs when asked."""
-    if row is None:
-        return "not audited"
-    total = int(row.sites)
-    text = f"{int(row.blocked)} + {int(row.partly)} of {total} ({100.0 * (row.blocked_share + row.partly_share):.0f}%)"
-    if training:
-        text += (f'<span class="note">robots.txt {int(row.robots_txt)}, train-ai=n {int(row.train_ai_n)}, '
-                 f"both {int(row.both)}</span>")
-    return text
-
-
-def _changes_table(moved: Any) -> str:
-    """The sites whose robots.txt changed for a crawler between consecutive crawls, with the lines."""
-    parts = ['<h3 id="changes">Sites that changed between crawls</h3>']
-    if not len(moved):
-        parts.append("<p>No site started or stopped blocking a crawler, or changed its train-ai preference, "
-                     "between consecutive crawls.</p>")
-        return "".join(parts)
-    parts.append("<p>Each site and crawler whose blocking changed between two consecutive crawls (a site missing "
-                 "from a crawl is <em>not captured</em> there, which says nothing of its rules), or whose "
-                 "train-ai preference for the home page did; with the deciding disallow rules before and after, "
-                 "and the rule lines of the crawler's group removed and added.</p>")
-    shown = moved.head(MAX_CHANGES)
-    rows = []
-    for row in shown.itertuples(index=False):
-        what = "; ".join(str(text) for text in (row.change, row.train_ai_change) if text)
-        rules = "".join(f'<span class="note">{when}</span><pre>{as_html(text, lines=True) if text else "(none)"}</pre>'
-                        for when, text in (("before", row.rules_before), ("after", row.rules_after)))
-        rows.append([f"<code>{as_html(row.site)}</code>", as_html(row.agent),
-                     f"{as_html(row.from_crawl)} →<br>{as_html(row.to_crawl)}", as_html(what),
-                     (f"{as_html(LABELS.get(str(row.verdict_before), row.verdict_before))} → "
-                      f"{as_html(LABELS.get(str(row.verdict_after), row.verdict_after))}"), rules,
-                     *(f"<pre>{as_html(text, lines=True)}</pre>" if text else "" for text in
-                       (row.lines_removed, row.lines_added))])
-    more = f" (the first {MAX_CHANGES:,} of {len(moved):,})" if len(moved) > MAX_CHANGES else ""
-    parts.append(html_table(f"Sites that changed{more}", ["Site (robots.txt)", "Crawler", "Crawls", "What changed",
-                                                          "Verdict", "Deciding disallow rules",
-                                                          "Rule lines removed", "Rule lines added"],
-                            rows, raw=True))
     return "".join(parts)
 
 
@@ -593,8 +424,8 @@ def _summary_table(counts: dict[str, Counter[str]], frame: Any, kinds: Sequence[
             rows.append(f'<tr><td colspan="{len(head)}"><details><summary>{len(alike)} {other}crawler'
                         f"{'s' if len(alike) != 1 else ''} of this purpose, treated as '*' on every site (no file "
                         f"names them)</summary>{names}</details></td></tr>")
-        title = f"{_kind_label(kind)}: {len(members)} crawler{'s' if len(members) != 1 else ''}" if kind else \
-            _kind_label(kind)
+        title = f"{kind_label(kind)}: {len(members)} crawler{'s' if len(members) != 1 else ''}" if kind else \
+            kind_label(kind)
         group_head = f'<tr><th colspan="{len(head)}" scope="rowgroup">{as_html(title)}</th></tr>' \
             if len(kinds) > 1 or tail else ""
         groups.append(f'<tbody class="group">{group_head}{"".join(rows)}</tbody>')

@@ -49,6 +49,7 @@ from robotrules.batch.decide import Governing, governing
 from robotrules.batch.warc import KEEP, BadRecord
 from robotrules.core.policy import Policy
 from robotrules.errors import BlockedAddress, InvalidURL, require
+from robotrules.outcomes import outcome_of
 
 if TYPE_CHECKING:
     from robotrules.client import RobotsClient
@@ -523,8 +524,8 @@ class LiveSource:
         try:
             state = self._robots.robots(robots_url)
         except (InvalidURL, BlockedAddress) as exc:
-            return Governing(robots_url, "unknown", 0, str(exc))
-        return Governing(robots_url, state.kind, state.status, state.reason, state.robots)
+            return Governing(robots_url, "unknown", 0, str(exc), outcome="no_capture")
+        return Governing(robots_url, state.kind, state.status, state.reason, state.robots, outcome_of(state.entry))
 
     def fetch_all(self, robots_urls: Iterable[str]) -> dict[str, Governing]:
         """:meth:`governing` of each URL, fetched concurrently."""

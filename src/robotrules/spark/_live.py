@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 
 __all__ = ["GOVERNING_FIELDS", "LiveFetch", "governing_frame", "governing_of", "live_fetch"]
 
-GOVERNING_FIELDS = "robots_url string, kind string, status int, reason string, body binary"
+GOVERNING_FIELDS = "robots_url string, kind string, status int, reason string, body binary, outcome string"
 """What decides one robots.txt's URLs, as a row: the :class:`~robotrules.batch.decide.Governing`
 fields, with the body of the rules (empty unless ``kind`` is "rules")."""
 
@@ -142,7 +142,7 @@ def _fetcher(live: LiveFetch) -> Any:
         from robotrules.batch.sources import LiveSource
 
         schema = pa.schema([("robots_url", pa.string()), ("kind", pa.string()), ("status", pa.int32()),
-                            ("reason", pa.string()), ("body", pa.binary())])
+                            ("reason", pa.string()), ("body", pa.binary()), ("outcome", pa.string())])
         for client, batch in clients(live, batches):
             urls = batch.column("robots_url").to_pylist()
             found = LiveSource(client, live.threads, refresh=live.refresh).fetch_all(urls)
@@ -153,6 +153,7 @@ def _fetcher(live: LiveFetch) -> Any:
                 pa.array([g.status for g in govs], pa.int32()),
                 pa.array([g.reason for g in govs], pa.string()),
                 pa.array([g.robots.body if g.robots is not None else b"" for g in govs], pa.binary()),
+                pa.array([g.outcome for g in govs], pa.string()),
             ], schema=schema)
 
     return run
@@ -164,4 +165,5 @@ def governing_of(robots_url: str, values: Mapping[str, Any], mode: str) -> Gover
     full disallow or unknown as the client judged it."""
     kind = values["kind"]
     robots = parse(bytes(values["body"] or b""), mode=mode) if kind == "rules" else None
-    return Governing(robots_url, kind, int(values["status"] or 0), str(values["reason"] or ""), robots)
+    return Governing(robots_url, kind, int(values["status"] or 0), str(values["reason"] or ""), robots,
+                     str(values.get("outcome") or ""))
