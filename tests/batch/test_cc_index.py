@@ -325,3 +325,78 @@ def test_an_unusable_index_or_prefix_is_a_source_error(crawl: Crawl, tmp_path: P
         batch.captures_from_index(crawl.index, prefix=tmp_path, hosts=["dup.example"])
     with pytest.raises(SourceError, match="hosts or by URLs"):
         batch.captures_from_index(crawl.index, prefix=crawl.root)
+
+
+# -- the command line --------------------------------------------------------------------------
+
+
+def test_batch_with_cc_index_writes_the_rows_of_the_whole_warc_files(crawl: Crawl, tmp_path: Path) -> None:
+    """``robotrules batch --cc-index``: the captures of the URLs' sites picked from the index and
+    read by range from ``--warc-prefix`` (a local folder here) give the rows of ``--robots`` over
+    the whole files; ``--host`` picks by host name instead (F1-F9, C1)."""
+    pandas = pytest.importorskip("pandas")
+    from tests.cli.harness import in_process
+
+    (tmp_path / "urls.txt").write_text("\n".join(URLS) + "\n")
+    env = {"ROBOTRULES_CACHE": str(tmp_path / "cache")}
+    args = ("batch", "--urls", "urls.txt", "-a", "*", "-a", "FooBot/1.0")
+    whole = in_process((*args, *(part for warc in crawl.warcs for part in ("--robots", str(warc))), "--output", "whole.csv"), cwd=tmp_path, env=env)
+    picked = in_process((*args, "--cc-index", str(crawl.index), "--warc-prefix", str(crawl.root), "--output",
+                         "picked.csv"), cwd=tmp_path, env=env)
+    by_host = in_process((*args, "--cc-index", str(crawl.index), "--warc-prefix", str(crawl.root),
+                          *(part for host in hosts_of(ALL) for part in ("--host", host)), "--output", "hosts.csv"),
+                         cwd=tmp_path, env=env)
+    assert whole.returncode == picked.returncode == by_host.returncode == 1, picked.stderr
+    tables = [pandas.read_csv(tmp_path / name, keep_default_na=False, dtype=str)
+              for name in ("whole.csv", "picked.csv", "hosts.csv")]
+    assert tables[0].equals(tables[1]) and tables[0].equals(tables[2])
+
+
+def test_audit_with_cc_index_audits_the_sites_asked_about(crawl: Crawl, tmp_path: Path) -> None:
+    """``robotrules audit --cc-index --sites``: the sites' captures read by range, audited as the
+    whole files audit them (their rows), with Common Crawl's outcome class on each row."""
+    pandas = pytest.importorskip("pandas")
+    from tests.cli.harness import in_process
+
+    sites = ["https://flaky.example/", "https://gone.example/", "https://soft404.example/"]
+    (tmp_path / "sites.txt").write_text("\n".join(sites) + "\n")
+    env = {"ROBOTRULES_CACHE": str(tmp_path / "cache")}
+    args = ("audit", "--sites", "sites.txt", "-a", "GPTBot")
+    whole = in_process((*args, *(part for warc in crawl.warcs for part in ("--robots", str(warc))), "--output", "whole.csv"), cwd=tmp_path, env=env)
+    picked = in_process((*args, "--cc-index", str(crawl.index), "--warc-prefix", str(crawl.root),
+                         "--output", "picked.csv"), cwd=tmp_path, env=env)
+    assert whole.returncode == picked.returncode == 0, picked.stderr
+    tables = [pandas.read_csv(tmp_path / name, keep_default_na=False, dtype=str) for name in ("whole.csv", "picked.csv")]
+    assert tables[0].equals(tables[1])
+    assert dict(zip(tables[1]["site"], tables[1]["outcome"], strict=True)) == {
+        "https://flaky.example/robots.txt": "with_rules", "https://gone.example/robots.txt": "allow_all",
+        "https://soft404.example/robots.txt": "not_robots_txt"}
+
+
+@pytest.mark.parametrize(("extra", "words"), [
+    (("--robots", "x.warc.gz"), "either by --robots"),
+    (("--engine", "spark"), "for the local engine"),
+    (("--index", "i.sqlite3"), "--index keeps an index"),
+    (("--refresh",), "for live fetching"),
+])
+def test_cc_index_with_an_option_it_cannot_go_with_is_a_one_line_usage_error(tmp_path: Path, extra: tuple[str, ...],
+                                                                           words: str) -> None:
+    """Exit code 2, one line, no traceback (the command line's convention)."""
+    from tests.cli.conftest import assert_clean_error
+    from tests.cli.harness import in_process
+
+    (tmp_path / "urls.txt").write_text("https://a.example/\n")
+    (tmp_path / "x.warc.gz").write_bytes(b"")
+    done = in_process(("batch", "--urls", "urls.txt", "--cc-index", "index.parquet", *extra, "--output", "o.csv"),
+                      cwd=tmp_path, env={"ROBOTRULES_CACHE": str(tmp_path / "cache")})
+    assert words in assert_clean_error(done)
+
+
+def test_host_without_cc_index_is_a_usage_error(tmp_path: Path) -> None:
+    from tests.cli.conftest import assert_clean_error
+    from tests.cli.harness import in_process
+
+    (tmp_path / "urls.txt").write_text("https://a.example/\n")
+    done = in_process(("batch", "--urls", "urls.txt", "--host", "a.example", "--output", "o.csv"), cwd=tmp_path,
+                      env={"ROBOTRULES_CACHE": str(tmp_path / "cache")})
+    assert "give --cc-index too" in assert_clean_error(done)

@@ -90,6 +90,7 @@ Examples:
                    "files to that crawl). Audits every crawl and writes trends and changes between them "
                    "beside --output.")
 @options.index_option
+@options.cc_index_options
 @options.skip_bad_records_option
 @click.option("--sites", "sites_file", metavar="FILE", default=None,
               help="The sites: one URL or host name a line, or a .parquet, .csv or .jsonl table with a 'url' column.")
@@ -136,13 +137,18 @@ def audit(robots: tuple[str, ...], crawls: tuple[str, ...], sites_file: str | No
     for path in (output_path, report_path):
         if path is not None and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
             raise InputError(f"cannot write {path}: the folder {os.path.dirname(os.path.abspath(path))} does not exist")
-    if robots and (params["refresh"] or params["no_cache"] or params["cache"] or params["redis"]):
+    archived = bool(robots or params["cc_index"])
+    if archived and (params["refresh"] or params["no_cache"] or params["cache"] or params["redis"]):
         raise click.UsageError("--cache, --redis, --no-cache and --refresh are for live fetching: "
-                               "they cannot be used with --robots")
-    if not robots and sites_file is None:
+                               f"they cannot be used with {'--robots' if robots else '--cc-index'}")
+    if not archived and sites_file is None:
         raise click.UsageError("give the robots.txt captures (--robots) or the sites to fetch live (--sites)")
+    if params["cc_index"] and engine != "local":
+        raise click.UsageError("--cc-index is for the local engine: give Spark the WARC files with --robots")
+    if labelled and params["cc_index"]:
+        raise click.UsageError("--crawl takes whole archives: give each crawl's files as LABEL=SOURCE, not --cc-index")
     skip_bad_records = bool(params["skip_bad_records"])
-    if skip_bad_records and not robots:
+    if skip_bad_records and not archived:
         raise click.UsageError("--skip-bad-records is for the archives of --robots: give --robots too")
     index = options.index_path(params, robots, engine)
     agents = _agents(agent)
@@ -163,7 +169,14 @@ def audit(robots: tuple[str, ...], crawls: tuple[str, ...], sites_file: str | No
             if frame.empty and sites is None:
                 raise InputError("no robots.txt captures to audit in " + ", ".join(robots))
         else:
-            if robots:
+            picked = options.cc_archive(params, robots, engine, lambda: _site_urls(sites), skip_bad_records)
+            if picked is not None:
+                source = archive = picked
+                count = len(sites) if sites is not None else sum(1 for _ in source.robots_urls())
+                if count == 0:
+                    raise InputError("no robots.txt captures of those sites in the index: "
+                                     + ", ".join(params["cc_index"]))
+            elif robots:
                 source = archive = archive_of(list(robots), index=index, skip_bad_records=skip_bad_records)
                 count = len(sites) if sites is not None else sum(1 for _ in source.robots_urls())
                 if count == 0:
@@ -191,6 +204,15 @@ def audit(robots: tuple[str, ...], crawls: tuple[str, ...], sites_file: str | No
         write_report(frame, report_path)
     _summary(out, frame, output_path, report_path)
     return EXIT_OK
+
+
+def _site_urls(sites: list[str] | None) -> list[str]:
+    """The robots.txt URLs of ``sites`` (those that have one), whose captures ``--cc-index`` reads."""
+    if not sites:
+        raise click.UsageError("--cc-index reads the captures of the sites asked about: give --sites or --host")
+    from robotrules.batch.audit import site_keys
+
+    return [key for key in site_keys(sites) if not key.startswith("!")]
 
 
 def _crawls(given: tuple[str, ...]) -> dict[str, list[str]]:

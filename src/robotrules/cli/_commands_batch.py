@@ -58,6 +58,7 @@ Examples:
   robotrules batch --urls urls.csv -a FooBot --output live.jsonl
   robotrules batch --urls urls.txt -a GPTBot --robots robots.warc.gz --preferences --output out.csv
   robotrules batch --urls urls.parquet --robots robots.warc.gz --output out.parquet --engine spark
+  robotrules batch --urls urls.txt -a GPTBot --cc-index cc-index/crawl=CC-MAIN-2024-18/ --output out.csv
 """
 
 
@@ -69,6 +70,7 @@ Examples:
               help="robots.txt captures: a WARC file, a table of captures or a folder (repeatable). "
                    "Default: fetch live through the cache.")
 @options.index_option
+@options.cc_index_options
 @options.skip_bad_records_option
 @click.option("--output", "-o", "output_path", metavar="FILE", required=True,
               help="Where the rows go: .parquet, .csv, .jsonl (or .csv.gz, .jsonl.gz).")
@@ -85,7 +87,7 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
     import robotrules.batch as library
     from robotrules.batch.archives import archive_of
     from robotrules.batch.sources import DamagedArchive, SourceError, source_kind
-    from robotrules.batch.tables import output_format
+    from robotrules.batch.tables import output_format, read_urls
 
     out = options.output(params)
     agents = options.agents(agent, params["user_agent"])
@@ -98,11 +100,12 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
         raise InputError(str(exc)) from None
     live_only = [flag for flag, given in (("--cache", params["cache"] is not None), ("--redis", params["redis"] is not None),
                                           ("--no-cache", params["no_cache"]), ("--refresh", params["refresh"])) if given]
-    if robots and live_only:
+    archived = bool(robots or params["cc_index"])
+    if archived and live_only:
         raise click.UsageError(f"{', '.join(live_only)} {'is' if len(live_only) == 1 else 'are'} for live fetching: "
-                               "not with --robots")
+                               f"not with {'--robots' if robots else '--cc-index'}")
     skip_bad_records = bool(params["skip_bad_records"])
-    if skip_bad_records and not robots:
+    if skip_bad_records and not archived:
         raise click.UsageError("--skip-bad-records is for the archives of --robots: give --robots too")
     index = options.index_path(params, robots, engine)
     lines = None
@@ -112,13 +115,17 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
         urls = urls_file
     local = engine == "local"  # other engines report no progress: no bar
     total = _rows_known(urls, lines, len(agents)) if local and out.show_progress(streams_results=False) else None
-    fetching = None if robots else options.fetching(params)
+    fetching = None if archived else options.fetching(params)
     client = fetching.client if fetching is not None else None
     archive = None
     try:
         given: Any = list(robots) or None
         if index is not None:  # else run() reads them: in memory, or a temporary index for large files
             given = archive = archive_of(list(robots), index=index, skip_bad_records=skip_bad_records)
+        picked = options.cc_archive(params, robots, engine, lambda: (url for url, _ in read_urls(urls)),
+                                    skip_bad_records)
+        if picked is not None:
+            given = archive = picked
         bar = out.progress_bar(total, "deciding", "rows", streams_results=False) if local else nullcontext(None)
         with bar as progress:
             summary = library.run(urls, output_path, agents, given, engine=engine, processes=processes,

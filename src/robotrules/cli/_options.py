@@ -160,6 +160,47 @@ skip_bad_records_option = click.option(
 """``--skip-bad-records`` of the commands that read crawl archives (batch, audit)."""
 
 
+def cc_index_options(function: _F) -> _F:
+    """``--cc-index``, ``--warc-prefix`` and ``--host`` of the commands that read crawl archives
+    (batch, audit): captures picked from Common Crawl's columnar index, read by byte range."""
+    function = click.option(
+        "--host", "cc_hosts", metavar="HOST", multiple=True,
+        help="With --cc-index: read the captures of this host name (repeatable). Default: the sites of "
+             "the URLs (batch) or of --sites (audit).")(function)
+    function = click.option(
+        "--warc-prefix", "warc_prefix", metavar="URL", default=None,
+        help="With --cc-index: where the WARC files the index names are, a folder or a URL "
+             "(default: Common Crawl's https://data.commoncrawl.org/).")(function)
+    return click.option(
+        "--cc-index", "cc_index", metavar="PARQUET", multiple=True,
+        help="Common Crawl's columnar index (a Parquet file, a folder of them, or a URL; repeatable): read "
+             "only the robots.txt captures it lists for the sites asked about, each by its byte range, "
+             "instead of whole --robots archives.")(function)
+
+
+def cc_archive(params: dict[str, Any], robots: tuple[str, ...], engine: str, sites: Any,
+               skip_bad_records: bool) -> Any:
+    """The archive of the ``--cc-index`` options (None without them), after checking they go with
+    neither ``--robots`` nor ``--index`` and with the local engine. ``sites``: page or site URLs
+    whose robots.txt captures are read when no ``--host`` is given (a callable giving them, read
+    only then)."""
+    hosts, prefix = params.get("cc_hosts") or (), params.get("warc_prefix")
+    if not params.get("cc_index"):
+        if hosts or prefix is not None:
+            raise click.UsageError("--host and --warc-prefix pick captures from --cc-index: give --cc-index too")
+        return None
+    if robots:
+        raise click.UsageError("give the captures either by --robots (whole archives) or by --cc-index, not both")
+    if params.get("index") is not None:
+        raise click.UsageError("--index keeps an index of --robots archives: it cannot be used with --cc-index")
+    if engine != "local":
+        raise click.UsageError("--cc-index is for the local engine: give Spark the WARC files with --robots")
+    from robotrules.batch.ccindex import COMMON_CRAWL, captures_from_index
+
+    return captures_from_index(list(params["cc_index"]), prefix=prefix or COMMON_CRAWL, hosts=hosts or None,
+                               urls=None if hosts else sites(), skip_bad_records=skip_bad_records)
+
+
 urls_option = click.option(
     "--urls", "urls_file", metavar="FILE", default=None,
     help="Read URLs from FILE, one per line ('#' comments and blank lines skipped); '-' for standard input.",
