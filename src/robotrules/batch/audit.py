@@ -219,8 +219,9 @@ def _policy(robots: RobotsTxt, token: str, decision: Decision, ignored: bool) ->
     rules = [make for group in decision.groups for make in group.ruleset.ranked()]
     allows = [rule for rule in rules if rule[0] & ALLOW_BIT and rule[0] >> PRIORITY_SHIFT > 0]
     live_disallows = [rule for rule in rules if disallows(rule[0]) and not any(_beats(a, rule) for a in allows)]
-    lines = tuple(dict.fromkeys(_written(robots, rule) for rule in sorted(live_disallows, key=_line)))
-    group = tuple(dict.fromkeys(_written(robots, rule) for rule in sorted(rules, key=_line)))
+    texts = robots.line_texts() if rules else []  # the file split once, not once a rule
+    lines = tuple(dict.fromkeys(_written(texts, rule) for rule in sorted(live_disallows, key=_line)))
+    group = tuple(dict.fromkeys(_written(texts, rule) for rule in sorted(rules, key=_line)))
     verdict: Verdict
     if not live_disallows:
         verdict = "allowed"
@@ -238,10 +239,11 @@ def _line(rule: tuple[int, str]) -> int:
     return LINE_MASK - (rule[0] & LINE_MASK)
 
 
-def _written(robots: RobotsTxt, rule: tuple[int, str]) -> str:
-    """A rule as its line is written (without a comment), or ``disallow: <pattern>`` (``allow:``
-    for an allow rule) when unknown."""
-    text = robots.line_text(_line(rule)).split("#", 1)[0].strip()
+def _written(texts: list[str], rule: tuple[int, str]) -> str:
+    """A rule as its line is written in ``texts`` (:meth:`RobotsTxt.line_texts`; without a
+    comment), or ``disallow: <pattern>`` (``allow:`` for an allow rule) when unknown."""
+    line = _line(rule)
+    text = texts[line - 1].split("#", 1)[0].strip() if 0 < line <= len(texts) else ""
     return text or f"{'allow' if rule[0] & ALLOW_BIT else 'disallow'}: {rule[1]}"
 
 
