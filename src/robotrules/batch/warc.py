@@ -32,35 +32,43 @@ damaged record (or the unreadable data) starts, and what is wrong. :func:`record
 to the caller, which raises or counts it; to go on after one it looks for the next record (the
 next gzip member, or the next ``WARC/`` line of an uncompressed file) and reads on from there,
 so a damaged stretch of a file is one bad record, however many records it held.
+
+**Fast (issue #20).** Read this way, warcio's line-by-line parsing costs more than the
+decompression. So a ``.warc.gz`` is first read a whole gzip member at a time (:func:`_members`:
+zlib in one call, the member's CRC and length checked, at most :data:`MAX_HEADERS` bytes of
+output held), and a member that is plainly one whole record (:func:`_whole`: ``WARC/1.0`` or
+``WARC/1.1``, a ``WARC-Type``, a numeric ``Content-Length`` that ends exactly at the blank line
+ending the member) is parsed in memory into warcio's own record objects (:func:`_plain` for ASCII
+heads of ``name: value`` lines, which warcio's parser reads the same way; warcio's loader over
+the bytes for the rest), and handed to ``make`` as the stream reader's record would be. Anything
+else (a member cut short or corrupt, larger than :data:`MAX_HEADERS`, holding several records,
+not gzip; an uncompressed file) is read from its first byte as a stream, as above, which finds,
+places and reports it; after a whole record the fast path takes over again at the next member.
+Both give the same records and the same damage (``tests/batch/test_warc_readers.py`` compares
+them; :data:`READER` selects one). fastwarc (Resiliparse) is not used: its iterator gives out a
+record whose gzip member was cut short and skips a record cut mid-member in silence, it places no
+damage, its memory is outside Python's accounting, and its header parsing is not warcio's.
 """
 
 from __future__ import annotations
 
+import io
 import os
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import IO, Any, TypeVar
 
-from robotrules.core.lexer import SIZE_LIMIT
+from robotrules.batch._payload import KEEP, MAX_FIELDS, Undecodable, fields_of, payload
 from robotrules.errors import require
-from robotrules.fetch.body import BodyReader, InvalidBody
 
 __all__ = ["KEEP", "MAX_FIELDS", "MAX_HEADERS", "BadRecord", "NotAnArchive", "Undecodable", "fields_of", "payload", "records"]
-
-KEEP = SIZE_LIMIT + 1
-"""Bytes of a payload kept: the size limit (F9) and one more, which tells that the rest was ignored."""
 
 MAX_HEADERS = 1 << 20
 """Bytes of header lines (WARC and HTTP together) one record may have: 1 MiB."""
 
-MAX_FIELDS = 64 * 1024
-"""Bytes of a metadata record read for its fields."""
-
 _BLOCK = 16 * 1024  # compressed bytes read from the file at a time
 _BLOCK_OUT = 64 * 1024  # bytes of output one block may give at a time (a gzip member expands up to ~1000x)
-_PIECE = 64 * 1024  # payload bytes handed to the decoder at a time
-_SNIFF = 64 * 1024  # payload bytes that may go by before a compressed payload gives its first byte
 _RESYNC_WINDOW = 1 << 20
 
 T = TypeVar("T")
@@ -81,10 +89,6 @@ class BadRecord:
     def to_dict(self) -> dict[str, Any]:
         """As JSON-ready data: ``path``, ``offset``, ``detail``."""
         return {"path": self.path, "offset": self.offset, "detail": self.detail}
-
-
-class Undecodable(Exception):
-    """An HTTP payload that cannot be decoded (F8: what a live fetch calls a protocol failure)."""
 
 
 class NotAnArchive(Exception):
@@ -249,6 +253,171 @@ def _next_start(handle: IO[bytes], after: int, size: int, gzipped: bool) -> int 
     return None
 
 
+_FEED = 8 * 1024  # compressed bytes handed to a member's decompressor at a time (whole members)
+_READ = 1 << 20  # compressed bytes read from the file at a time (whole members)
+
+READER = "members"
+"""How :func:`records` reads a ``.warc.gz`` file: ``"members"`` (the default) decompresses each
+gzip member whole in memory while the members are plainly whole records of at most
+:data:`MAX_HEADERS` bytes, and reads the rest as a stream; ``"stream"`` reads everything as a
+stream. Both give the same records and the same damage (a test compares them); a benchmark sets it."""
+
+
+def _loader() -> Any:
+    """warcio's record parser, made as its ArchiveIterator makes it (WARC, and ARC read as WARC)."""
+    if not _LOADER:
+        loaders: Any = require("warcio.recordloader", "batch")
+        _LOADER.extend((loaders.ArcWarcRecordLoader(verify_http=False, arc2warc=True), loaders))
+    return _LOADER[0]
+
+
+_LOADER: list[Any] = []  # the loader, and warcio.recordloader
+
+
+def _members(handle: IO[bytes], position: int, size: int) -> Iterator[tuple[int, int, bytes]]:
+    """The gzip members from byte ``position``, each whole and decompressed: (start, end, data),
+    while each ends (zlib checks its CRC and length) and expands to at most :data:`MAX_HEADERS`
+    bytes. The first that does not (cut short, corrupt, larger, not gzip) ends it: :func:`records`
+    reads on from its start as a stream, which places what is wrong and holds a large member a
+    block at a time. Holds at most 2 x :data:`MAX_HEADERS` + :data:`_READ` compressed and
+    :data:`MAX_HEADERS` + 1 decompressed bytes, whatever a member holds."""
+    buffer = b""
+    base = position  # the file offset of buffer[0]
+    at = 0  # where the next member starts in buffer
+    while base + at < size:
+        start = base + at
+        unpack = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        out: list[bytes] = []
+        kept = 0
+        fed = at
+        while not unpack.eof:
+            if fed - at > 2 * MAX_HEADERS:  # a long gzip header (a comment, an extra field): read as a stream
+                return
+            if fed >= len(buffer):
+                if base + len(buffer) >= size:
+                    return  # the file ends inside the member
+                handle.seek(base + len(buffer))
+                more = handle.read(_READ)
+                if not more:  # the file is shorter than it was
+                    return
+                buffer, fed = buffer[at:] + more, fed - at
+                base, at = start, 0
+            piece = buffer[fed:fed + _FEED]
+            fed += len(piece)
+            try:
+                data = unpack.decompress(piece, MAX_HEADERS + 1 - kept)
+            except zlib.error:
+                return
+            kept += len(data)
+            if kept > MAX_HEADERS or unpack.unconsumed_tail:  # a large member: read as a stream
+                return
+            out.append(data)
+        at = fed - len(unpack.unused_data)
+        yield start, base + at, out[0] if len(out) == 1 else b"".join(out)
+
+
+_BLANK = b"\r\n\r\n"
+
+
+_WARC_LINES = ("WARC/1.0", "WARC/1.1")
+_HTTP_RECORDS = ("response", "request", "revisit")
+
+
+def _plain_head(data: bytes, start: int, stop: int) -> tuple[str, list[tuple[str, str]], int] | None:
+    """The first line, the ``name: value`` fields and the length of the head of ``data[start:stop]``
+    (header lines up to a blank line) when it is plain: ASCII, CRLF line ends, every line a
+    field, none continued; None otherwise. On a plain head warcio's parser gives the same
+    (it splits at ``\n``, strips the line's end, splits at the first ``:``)."""
+    end = data.find(b"\r\n\r\n", start, stop)
+    if end < 0:
+        return None
+    block = data[start:end]
+    if not block.isascii():
+        return None
+    lines = block.decode("ascii").split("\r\n")
+    fields: list[tuple[str, str]] = []
+    for line in lines[1:]:
+        name, colon, value = line.partition(":")
+        if not colon or not name or name[0] in " \t" or "\n" in line or "\r" in line or not line.rstrip():
+            return None
+        fields.append((name.rstrip(" \t"), value.strip()))
+    first = lines[0]
+    if "\n" in first or "\r" in first or not first.rstrip():
+        return None
+    return first.rstrip(), fields, end + 4 - start
+
+
+def _plain(data: bytes) -> Any:
+    """:func:`_whole` for a record whose heads are plain (:func:`_plain_head`), parsed here into
+    warcio's own objects as its loader would make them; None for any other (warcio parses it)."""
+    if not _LOADER:
+        _loader()
+    loaders = _LOADER[1]
+    parsed = _plain_head(data, 0, len(data))
+    if parsed is None or parsed[0] not in _WARC_LINES:
+        return None
+    first, fields, size = parsed
+    warc = _headers(loaders, "", fields, first, size)
+    kind = warc.get_header("WARC-Type")
+    uri = warc.get_header("WARC-Target-URI")
+    length_text = warc.get_header("Content-Length")
+    if not kind or length_text is None or not length_text.strip().isdigit():
+        return None
+    if uri is not None and (" " in uri or (uri.startswith("<") and uri.endswith(">"))):
+        return None  # warcio rewrites it
+    length = int(length_text)
+    if len(data) != size + length + len(_BLANK) or not data.endswith(_BLANK):
+        return None
+    body = size
+    http = None
+    payload_length = -1
+    if length and kind in _HTTP_RECORDS and uri is not None and uri.startswith(("http:", "https:")):
+        head = _plain_head(data, size, size + length)
+        if head is None:
+            return None
+        line, http_fields, http_size = head
+        protocol, _, status = line.partition(" ")
+        http = _headers(loaders, status.strip(), http_fields, protocol, http_size)
+        body += http_size
+        payload_length = length - http_size
+    stream = io.BytesIO(data[body:size + length])
+    return loaders.ArcWarcRecord("warc", kind, warc, stream, http, warc.get_header("Content-Type"), length,
+                                 payload_length=payload_length)
+
+
+def _headers(loaders: Any, statusline: str, fields: list[tuple[str, str]], protocol: str, size: int) -> Any:
+    """warcio's StatusAndHeaders of fields already str (its __init__ would copy them again)."""
+    made = object.__new__(loaders.StatusAndHeaders)
+    made.statusline, made.headers, made.protocol, made.total_len, made.headers_buff = (
+        statusline, fields, protocol, size, None)
+    return made
+
+
+def _whole(data: bytes) -> Any:
+    """The record one decompressed gzip member holds, parsed as warcio's record loader parses
+    it, when it is plainly whole: a WARC record with a WARC-Type and a numeric Content-Length,
+    followed by its blank line and nothing more. None for anything else, which is read as a
+    stream."""
+    if not data.startswith(b"WARC/"):
+        return None
+    record = _plain(data)
+    if record is not None:
+        return record
+    stream = io.BytesIO(data)
+    try:
+        record = _loader().parse_record_stream(stream)
+    except Exception:  # the stream reader says what is wrong, and where
+        return None
+    if record.format != "warc" or not record.rec_type or record.length is None:
+        return None
+    if not (record.rec_headers.get_header("Content-Length") or "").strip().isdigit():
+        return None
+    left = getattr(record.raw_stream, "limit", None)  # bytes of the block after the heads read
+    if not isinstance(left, int) or len(data) != stream.tell() + left + len(_BLANK) or not data.endswith(_BLANK):
+        return None
+    return record
+
+
 def records(path: str, make: Callable[[Any], T | None], on_bad: Callable[[BadRecord], None]) -> Iterator[T]:
     """What ``make`` makes of each whole record of the WARC (or ARC) file at ``path``, in file order.
 
@@ -266,11 +435,28 @@ def records(path: str, make: Callable[[Any], T | None], on_bad: Callable[[BadRec
         whole = 0  # records read whole from the file
         damaged = False  # inside a damaged stretch: its bad record is already reported
         while True:
+            if gzipped and READER == "members":  # whole members in memory while they are whole records
+                for _, end, data in _members(handle, position, size):
+                    record = _whole(data)
+                    if record is None:
+                        break
+                    try:
+                        made = make(record)
+                    except (_Damage, EOFError, zlib.error):
+                        break  # read again as a stream, which says what is wrong
+                    position = end
+                    whole += 1
+                    damaged = False
+                    if made is not None:
+                        yield made
+                if position >= size:
+                    return
             handle.seek(position)
             reader = records_class(handle, gzipped)
             iterator = iter(reader)
             problem = ""
             at = position
+            resume = False
             while True:
                 at = max(position, reader.offset)
                 try:
@@ -304,6 +490,11 @@ def records(path: str, make: Callable[[Any], T | None], on_bad: Callable[[BadRec
                 damaged = False
                 if made is not None:
                     yield made
+                if gzipped and READER == "members" and not reader.next_line and reader.offset > at:
+                    position, resume = reader.offset, True  # at the end of its member: the next may be whole
+                    break
+            if resume:
+                continue
             if not problem:
                 at = max(position, reader.offset)
                 if at >= size:
@@ -316,130 +507,3 @@ def records(path: str, make: Callable[[Any], T | None], on_bad: Callable[[BadRec
             if found is None:
                 return
             position = found
-
-
-def _pieces(stream: Any) -> Iterator[bytes]:
-    while True:
-        piece = stream.read(_PIECE)
-        if not piece:
-            return
-        yield bytes(piece)
-
-
-def _dechunked(stream: Any) -> Iterator[bytes]:
-    """``Transfer-Encoding: chunked`` undone as a stream, as warcio undoes it: a payload that
-    turns out not to be chunked (archives often hold it de-chunked under the original header) is
-    passed on as it is from there, and one cut short gives what there is."""
-    while True:
-        header = bytes(stream.readline(64))
-        try:
-            size = int(header[:-2].split(b";")[0], 16) if header.endswith(b"\r\n") else -1
-        except ValueError:
-            size = -1
-        if size < 0:
-            yield header
-            yield from _pieces(stream)
-            return
-        if size == 0:
-            return
-        while size > 0:
-            piece = stream.read(min(size, _PIECE))
-            if not piece:
-                return
-            size -= len(piece)
-            yield bytes(piece)
-        end = bytes(stream.read(2))
-        if end != b"\r\n":
-            yield end
-            yield from _pieces(stream)
-            return
-
-
-class _Brotli:
-    """A ``br`` payload decoded with a bounded output, into the live reader's identity body."""
-
-    def __init__(self, limit: int) -> None:
-        try:
-            import brotli  # type: ignore[import-untyped, import-not-found, unused-ignore]
-        except ImportError:
-            raise Undecodable("Content-Encoding 'br' needs the brotli package") from None
-        self._brotli: Any = brotli
-        self._decoder: Any = brotli.Decompressor()
-        self._out = BodyReader("", limit)
-        if not hasattr(self._decoder, "can_accept_more_data"):
-            raise Undecodable("Content-Encoding 'br' needs brotli 1.2 or later (a bounded decoder)")
-
-    @property
-    def size(self) -> int:
-        return self._out.size
-
-    def full(self) -> bool:
-        return self._out.full()
-
-    def feed(self, raw: bytes) -> None:
-        try:
-            self._out.feed(self._decoder.process(raw, output_buffer_limit=self._room()))
-            while not self._out.full() and not self._decoder.can_accept_more_data():
-                self._out.feed(self._decoder.process(b"", output_buffer_limit=self._room()))
-        except self._brotli.error as exc:
-            raise Undecodable(f"bad compressed body: {exc}") from None
-
-    def _room(self) -> int:
-        return max(1, self._out.limit - self._out.size)
-
-    def finish(self) -> bytes:
-        if not self._out.full() and not self._decoder.is_finished():
-            raise Undecodable("compressed body ends before its end of stream")
-        return bytes(self._out.finish())
-
-
-def _decoder(encoding: str, limit: int) -> BodyReader | _Brotli:
-    """The bounded reader of a body in ``encoding`` (:class:`Undecodable` for one it cannot read)."""
-    if encoding == "br":
-        return _Brotli(limit)
-    try:
-        return BodyReader(encoding, limit)
-    except InvalidBody as exc:
-        raise Undecodable(str(exc)) from None
-
-
-def payload(record: Any, limit: int = KEEP) -> bytes:
-    """The HTTP payload of ``record``: de-chunked and decoded as a stream, at most ``limit`` bytes
-    (see the module); :class:`Undecodable` when it cannot be decoded."""
-    http = record.http_headers
-    encoding = (http.get_header("content-encoding") or "").strip().lower()
-    chunked = (http.get_header("transfer-encoding") or "").strip().lower() == "chunked"
-    if not chunked and encoding in ("", "identity"):  # as stored: one bounded read
-        return bytes(record.raw_stream.read(limit))
-    pieces = _dechunked(record.raw_stream) if chunked else _pieces(record.raw_stream)
-    body = _decoder(encoding, limit)
-    seen: list[bytes] | None = [] if encoding not in ("", "identity") else None  # raw bytes before any output
-    try:
-        for piece in pieces:
-            if seen is not None:
-                seen.append(piece)
-            try:
-                body.feed(piece)
-            except (InvalidBody, Undecodable):
-                if seen is None or body.size:
-                    raise
-                body, raw, seen = _decoder("", limit), b"".join(seen), None  # stored decoded after all
-                body.feed(raw)
-            if seen is not None and (body.size or sum(map(len, seen)) > _SNIFF):
-                seen = None
-            if body.full():
-                break
-        return bytes(body.finish())
-    except InvalidBody as exc:
-        raise Undecodable(str(exc)) from None
-
-
-def fields_of(record: Any) -> dict[str, str]:
-    """The ``name: value`` fields of a metadata record (its first :data:`MAX_FIELDS` bytes), names lower-cased."""
-    data = bytes(record.raw_stream.read(MAX_FIELDS))
-    found: dict[str, str] = {}
-    for line in data.decode("utf-8", "replace").splitlines():
-        name, sep, value = line.partition(":")
-        if sep:
-            found[name.strip().lower()] = value.strip()
-    return found
