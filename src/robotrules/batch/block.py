@@ -24,6 +24,7 @@ from robotrules.batch.decide import (
     Item,
     PreferenceReader,
     Row,
+    ignoring_at,
     verdict_of,
 )
 from robotrules.core.robotstxt import AgentRules
@@ -41,11 +42,11 @@ _NO_CODES = bytes([_UNKNOWN]) * _CATEGORIES
 class Block(Sequence[Row]):
     """The rows of one chunk of items: a sequence of row tuples, made when first read."""
 
-    __slots__ = ("_rows", "agents", "allowed", "gov_of", "govs", "items", "lines", "prefs", "texts")
+    __slots__ = ("_rows", "agents", "allowed", "gov_of", "govs", "items", "lines", "notes", "prefs", "texts")
 
     def __init__(self, agents: tuple[str, ...], govs: list[tuple[str, int, str]], gov_of: array[int],
                  allowed: bytearray, lines: array[int], texts: dict[tuple[int, int], str],
-                 prefs: bytearray | None = None) -> None:
+                 prefs: bytearray | None = None, notes: dict[int, str] | None = None) -> None:
         self.agents = agents
         self.govs = govs
         """(robots URL, status, reason) of each robots.txt that governed rows of the chunk."""
@@ -60,11 +61,14 @@ class Block(Sequence[Row]):
         self.prefs = prefs
         """Per row and category, in that order: the preference code (as :attr:`allowed`); None
         when the job has no preference columns."""
+        self.notes = notes or {}
+        """Row -> its own reason, where it is not its governor's: a crawler that ignores the
+        ``*`` group (A8) and was decided without it says so."""
         self.items: list[Item] = []
         self._rows: list[Row] | None = None
 
     def __getstate__(self) -> tuple[object, ...]:
-        return (self.agents, self.govs, self.gov_of, self.allowed, self.lines, self.texts, self.prefs)
+        return (self.agents, self.govs, self.gov_of, self.allowed, self.lines, self.texts, self.prefs, self.notes)
 
     def __setstate__(self, state: tuple[object, ...]) -> None:
         self.__init__(*state)  # type: ignore[misc]
@@ -93,7 +97,7 @@ class Block(Sequence[Row]):
             return self._rows
         rows: list[Row] = []
         append = rows.append
-        allowed, lines, texts, govs, agents = self.allowed, self.lines, self.texts, self.govs, self.agents
+        allowed, lines, texts, govs, agents, notes = self.allowed, self.lines, self.texts, self.govs, self.agents, self.notes
         k = 0
         for item, g in zip(self.items, self.gov_of, strict=True):
             if type(item) is str:
@@ -103,7 +107,8 @@ class Block(Sequence[Row]):
             where, status, reason = govs[g]
             for agent in names:
                 line = lines[k]
-                append((url, agent, _VALUES[allowed[k]], line, texts[g, line] if line else "", where, status, reason))
+                append((url, agent, _VALUES[allowed[k]], line, texts[g, line] if line else "", where, status,
+                        notes.get(k, reason) if notes else reason))
                 k += 1
         prefs = self.prefs
         if prefs is not None:  # rows with the preference columns, after those of Row
@@ -148,6 +153,11 @@ class Block(Sequence[Row]):
             "robots_status": pa.array([g[1] for g in self.govs], pa.int64()).take(gov),
             "reason": pa.array([g[2] for g in self.govs], pa.string()).take(gov),
         }
+        if self.notes:  # A8: the few rows decided without the "*" group say so
+            reasons = columns["reason"].to_pylist()
+            for row, note in self.notes.items():
+                reasons[row] = note
+            columns["reason"] = pa.array(reasons, pa.string())
         if self.prefs is not None:
             values = pa.array(_VALUES, pa.bool_())
             for index, name in enumerate(PREFERENCE_COLUMNS):
@@ -174,6 +184,7 @@ class BlockBuilder:
         self.gov_of: array[int] = array("i")
         self._gov_rows: array[int] = array("i")
         self._found: list[tuple[int, int]] = []  # per row: (verdict code, line)
+        self._notes: dict[int, str] = {}  # per row, where its reason is its own (A8)
         # The governor and tokens of the last URL added (False: none yet), its index and rules.
         self._last: Governing | bool | None = False
         self._last_tokens: tuple[str, ...] = ()
@@ -181,8 +192,10 @@ class BlockBuilder:
         self._last_rules: AgentRules | None = None
         self._last_fill = (_UNKNOWN, 0)  # each row's (code, line) when there are no rules to match
 
-    def add(self, url: str, tokens: tuple[str, ...], gov: Governing | None) -> None:
-        """Decide ``url`` for each of ``tokens`` (product tokens) under ``gov`` (None: no robots.txt)."""
+    def add(self, url: str, tokens: tuple[str, ...], gov: Governing | None, names: tuple[str, ...] | None = None) -> None:
+        """Decide ``url`` for each of ``tokens`` (product tokens of ``names``, the agents as given;
+        default the job's agents) under ``gov`` (None: no robots.txt). A crawler that ignores the
+        ``*`` group (A8) is decided without it, as :func:`~robotrules.batch.decide.decide_url` does."""
         if gov is not self._last or tokens is not self._last_tokens:
             self._switch(gov, tokens)
         g = self._last_index
@@ -192,6 +205,9 @@ class BlockBuilder:
         found = self._found
         if rules is not None:
             found.extend(rules.verdicts(url))  # (allowed, line): True and False are 1 and 0
+            ignoring = ignoring_at(tokens)
+            if ignoring:
+                self._without_global(url, tokens, names or self.agents, ignoring)
         else:
             found.extend(repeat(self._last_fill, len(tokens)))
         prefs = self._prefs
@@ -204,6 +220,20 @@ class BlockBuilder:
                 else:
                     allowed = bool(found[start + k][0])
                     prefs.extend(_CODE[value] for value in reader.preferences(url, token, allowed))
+
+    def _without_global(self, url: str, tokens: tuple[str, ...], names: tuple[str, ...],
+                        ignoring: tuple[int, ...]) -> None:
+        """A8: the rows of the tokens at ``ignoring`` (just added), decided again without the
+        ``*`` group where it decided them, each with its own reason."""
+        gov = cast("Governing", self._last)
+        robots = cast("Any", gov.robots)
+        start = len(self._found) - len(tokens)
+        for at in ignoring:
+            decision = robots.check(url, tokens[at])
+            if decision.agent == "*":
+                decision = robots.check(url, tokens[at], global_group=False)
+                self._found[start + at] = (int(decision.allowed), decision.line)
+                self._notes[start + at] = f"{gov.reason}; {names[at]} ignores the group 'user-agent: *'"
 
     def _switch(self, gov: Governing | None, tokens: tuple[str, ...]) -> None:
         """Make ``gov`` and ``tokens`` those of the URLs that follow (they often share them)."""
@@ -233,6 +263,6 @@ class BlockBuilder:
         for g, line in set(zip(self._gov_rows, lines, strict=True)):
             if line:
                 texts[g, line] = self._governors[g].texts[line]  # type: ignore[union-attr]  # lines come from rules
-        block = Block(self.agents, self.govs, self.gov_of, allowed, lines, texts, self._prefs)
+        block = Block(self.agents, self.govs, self.gov_of, allowed, lines, texts, self._prefs, self._notes)
         block.items = items
         return block

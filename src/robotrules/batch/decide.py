@@ -34,7 +34,7 @@ from robotrules.outcomes import outcome_of
 
 __all__ = ["COLUMNS", "NO_PREFERENCES", "NO_ROBOTS", "NO_URL", "NO_URL_GOVERNING", "PREFERENCE_COLUMNS",
            "PREFERENCE_FIELDS", "FieldType", "Governing", "Item", "LineTexts", "PreferenceReader", "Row",
-           "decide_row", "decide_url", "governing", "no_url", "robots_url_of", "row_columns",
+           "decide_row", "decide_url", "governing", "ignoring_at", "no_url", "robots_url_of", "row_columns",
            "row_fields", "tokens_of", "verdict_of"]
 
 
@@ -212,7 +212,7 @@ def decide_url(url: str, agents: Sequence[str], gov: Governing | None, tokens: S
         texts, where, status, reason = gov.texts, gov.robots_url, gov.status, gov.reason
         rows = [(url, agent, allowed, line, texts[line], where, status, reason)
                 for agent, (allowed, line) in zip(agents, found, strict=True)]
-        for at in _ignoring_at(tokens if isinstance(tokens, tuple) else tuple(tokens)):
+        for at in ignoring_at(tokens if isinstance(tokens, tuple) else tuple(tokens)):
             decision = robots.check(url, tokens[at])  # A8: decided without the "*" group, and the row says so
             if decision.agent == "*":
                 decision = robots.check(url, tokens[at], global_group=False)
@@ -227,7 +227,7 @@ def decide_url(url: str, agents: Sequence[str], gov: Governing | None, tokens: S
 
 
 @lru_cache(maxsize=1024)
-def _ignoring_at(tokens: tuple[str, ...]) -> tuple[int, ...]:
+def ignoring_at(tokens: tuple[str, ...]) -> tuple[int, ...]:
     """The positions of the tokens whose crawlers ignore the ``*`` group (A8), once per agent list."""
     return tuple(at for at, token in enumerate(tokens) if ignores_global(token))
 

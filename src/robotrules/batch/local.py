@@ -142,24 +142,24 @@ class Decider:
         gov: Governing | None = None
         for item in items:
             if isinstance(item, str):
-                url, known = item, tokens
+                url, known, names = item, tokens, agents
             else:
                 url, agent = item
                 mine = own.get(agent)
                 if mine is None:
                     mine = own[agent] = tokens_of((agent,))
-                known = mine
+                known, names = mine, (agent,)
             # Rows of one site usually follow each other: a URL under the same origin has its governor.
             if not (cut and url.startswith(origin) and url[cut:cut + 1] == "/"):
                 if no_url(url):  # an empty cell: the row stays, with its reason
-                    add(url, known, NO_URL_GOVERNING)
+                    add(url, known, NO_URL_GOVERNING, names)
                     cut = 0
                     continue
                 robots = self.robots_url(url)
                 gov = None if robots is None else self._governing(robots, given)
                 origin = self._origin_of(url) or ""
                 cut = len(origin)
-            add(url, known, gov)
+            add(url, known, gov, names)
         return out.block(items)
 
 
