@@ -2,7 +2,9 @@
 
 The same decision as the local engine (:func:`robotrules.batch.decide.governing` and
 :func:`~robotrules.batch.decide.decide_row`; for audits :func:`robotrules.batch.audit.classify_jobs`
-and :func:`~robotrules.batch.audit.live_rows`), laid out for a cluster. A batch job has two stages:
+and :func:`~robotrules.batch.audit.live_rows`), laid out for a cluster. Captures of at most ``broadcast_limit`` bytes are read once and sent to
+every task (:mod:`._shipped`): the URL rows are decided where they are, in one pass, with no
+shuffle. Otherwise a batch job has two stages:
 
 1. **One row per robots.txt URL**, from captures (:mod:`._entries`: each robots URL's captures
    replayed through the fetch policy, F1-F9, redirect chains across hosts resolved in rounds) or
@@ -10,6 +12,9 @@ and :func:`~robotrules.batch.audit.live_rows`), laid out for a cluster. A batch 
    store they all share, C3).
 2. **Rows** (:mod:`._rows`): URL rows meet their robots URL's row in one partition, sorted so it
    comes first; each robots.txt is parsed once per partition and every row after it is decided.
+
+Either way the rows are decided a URL at a time and handed back as Arrow columns
+(:mod:`._columns`).
 
 Audits (:mod:`._audit`) classify each site for each agent in the executors, from the same
 entries or live fetches. Sessions, capture frames, URL tables and outputs are in :mod:`._frames`.
@@ -21,12 +26,13 @@ Public names (``robotrules batch --engine spark`` calls :func:`run_job`; ``robot
     captures_frame(spark, robots, *, skipped=None) -> DataFrame   # url, status, headers (JSON), body, fetched_at, error
     bad_records_accumulator(spark) -> Accumulator       # damaged records skipped (skipped=...)
     damage_of(exc) -> DamagedArchive | None             # the damaged archive behind a failed job
+    source_error_of(exc) -> SourceError | None          # the unusable source behind a failed task
     entries(urls_df, captures, *, policy=None, now=None) -> DataFrame   # one row per robots URL (ENTRY_FIELDS)
     decide(urls_df, robots=None, agents=None, *, policy=None, mode="google", now=None, buckets=1,
-           store=None, user_agent=..., skipped=None, preferences=False) -> DataFrame
+           store=None, user_agent=..., skipped=None, preferences=False, broadcast_limit=None) -> DataFrame
                                                         # OUTPUT_SCHEMA, or PREFERENCES_SCHEMA
     audit(spark, robots, agents=None, *, sites=None, registry=None, policy=None, mode="google",
-          now=None, store=None, user_agent=..., skipped=None) -> DataFrame   # AUDIT_SCHEMA
+          now=None, store=None, user_agent=..., skipped=None, broadcast_limit=None) -> DataFrame   # AUDIT_SCHEMA
     run_job(urls_path, robots_paths, output_path, agents=(), *, policy=None, mode="google",
             now=None, spark=None, master="local[*]", buckets=1, store=None, user_agent=...,
             bad_records=None, preferences=False) -> int
@@ -54,6 +60,7 @@ from robotrules.spark._frames import (
     damage_of,
     read_urls,
     session,
+    source_error_of,
     with_robots_url,
     write,
 )
@@ -76,6 +83,7 @@ __all__ = [
     "read_urls",
     "run_job",
     "session",
+    "source_error_of",
     "with_robots_url",
     "write",
 ]

@@ -1,9 +1,14 @@
 """Audits on Spark: one row per site and agent, classified in the executors by the local code.
 
-From captures: the sites (every captured robots.txt URL, or the robots.txt URLs of ``sites``) are
-joined with their entries (:func:`~robotrules.spark.entries`, the policy replayed over the
-captures, redirect chains across hosts included), and each partition classifies its sites with
-:func:`robotrules.batch.audit.classify_jobs`, exactly as a local worker does. Live: the distinct
+From captures: the sites are every captured robots.txt URL (less those that are only where
+another's redirects end, :func:`robotrules.batch.audit.redirected_away`), or the robots.txt URLs
+of ``sites``. When the captures are small (``broadcast_limit``, as for
+:func:`~robotrules.spark.decide`), they are sent to every task (:mod:`._shipped`) and each task
+replays the policy for its sites over the whole archive and classifies them with
+:func:`robotrules.batch.audit.classify_jobs`, exactly as a local worker does; no entry crosses a
+shuffle. Larger capture sets are joined with their entries (:func:`~robotrules.spark.entries`,
+the policy replayed over the captures in Spark, redirect chains across hosts resolved in rounds),
+and each partition classifies its sites with the same function. Live: the distinct
 sites are spread over tasks, and each task fetches and classifies its sites with
 :func:`robotrules.batch.audit.live_rows` through one client on the shared store
 (:mod:`._live`), so each robots.txt is fetched once per job.
@@ -16,7 +21,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from robotrules.answers import arrow_schema, spark_schema
-from robotrules.batch.audit import AUDIT_FIELDS
+from robotrules.batch.audit import AUDIT_COLUMNS, AUDIT_FIELDS
 from robotrules.cache import Store
 from robotrules.core.policy import Policy
 from robotrules.crawlers import CRAWLERS, Crawler
@@ -25,6 +30,7 @@ from robotrules.fetch import DEFAULT_USER_AGENT
 from robotrules.spark._entries import ENTRY_NAMES, entries, entry_of
 from robotrules.spark._frames import captures_frame
 from robotrules.spark._live import LiveFetch, clients, live_fetch
+from robotrules.spark._shipped import DEFAULT_BROADCAST_BYTES, Shipment, captured, ship, worker_of
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -49,6 +55,7 @@ def audit(
     user_agent: str = DEFAULT_USER_AGENT,
     refresh: bool = False,
     skipped: Any = None,
+    broadcast_limit: int | None = None,
 ) -> DataFrame:
     """Audit sites' robots.txt for ``agents``: the rows of :func:`robotrules.batch.audit.audit_rows`
     (columns :data:`~robotrules.batch.audit.AUDIT_COLUMNS`, in no set order).
@@ -64,7 +71,10 @@ def audit(
     column. ``agents`` and ``registry`` as for the local audit (default: the registry's crawlers
     by name, and ``*``). A damaged capture file fails the job, unless ``skipped`` (a
     :func:`~robotrules.spark.bad_records_accumulator`) collects its damaged records (see
-    :func:`~robotrules.spark.captures_frame`).
+    :func:`~robotrules.spark.captures_frame`). Captures of at most ``broadcast_limit`` bytes
+    (default :data:`~robotrules.spark._shipped.DEFAULT_BROADCAST_BYTES`; 0: never) are read now
+    and sent to every task (see the module docstring); the table of every captured site is then
+    computed when this returns.
     """
     from robotrules.batch.audit import checked_agents
 
@@ -80,7 +90,11 @@ def audit(
         return keys.repartition(partitions, "key").mapInArrow(_live_auditor(live, names, registry),
                                                              AUDIT_SCHEMA).localCheckpoint()
     F: Any = require("pyspark.sql.functions", "spark")
-    caps = captures_frame(spark, robots, skipped=skipped)
+    caps = captured(captures_frame(spark, robots, skipped=skipped))
+    limit = DEFAULT_BROADCAST_BYTES if broadcast_limit is None else broadcast_limit
+    shipped = ship(spark, caps, policy=policy, mode=mode, now=now, limit=limit)
+    if shipped is not None:
+        return _audit_shipped(spark, shipped, names, registry, sites)
     keys = _site_keys(spark, sites) if sites is not None else _captured_keys(caps)
     targets = keys.select("key", F.when(F.col("key").startswith("!"), F.lit("")).otherwise(F.col("key"))
                           .alias("robots_url"))
@@ -89,6 +103,59 @@ def audit(
     if sites is None:  # the archive's sites: not the robots.txt files others' redirects end at
         joined = joined.join(_redirected_away(found), "robots_url", "left_anti")
     return joined.mapInArrow(_archive_auditor(names, registry, policy, now, mode), AUDIT_SCHEMA)
+
+
+def _audit_shipped(spark: SparkSession, shipped: Shipment, agents: tuple[str, ...], registry: tuple[Crawler, ...],
+                   sites: DataFrame | Iterable[str] | None) -> DataFrame:
+    """The fast path: the sites classified in tasks that each hold the whole archive."""
+    if sites is not None:
+        return _site_keys(spark, sites).mapInArrow(_shipped_auditor(shipped.broadcast, agents, registry, False),
+                                                   AUDIT_SCHEMA)
+    from robotrules.batch.audit import redirected_away
+
+    urls = [(url,) for url in shipped.source.archive.robots_urls()]
+    slices = max(1, min(len(urls), 4 * spark.sparkContext.defaultParallelism))
+    keys = spark.createDataFrame(spark.sparkContext.parallelize(urls, slices), "key string")
+    rows = keys.mapInArrow(_shipped_auditor(shipped.broadcast, agents, registry, True),
+                           f"{AUDIT_SCHEMA}, final string").localCheckpoint()
+    finals = {row["site"]: row["final"] for row in rows.select("site", "final").distinct().collect()}
+    gone = redirected_away(finals)  # F3: a target of others' redirects is no site of its own
+    if gone:
+        F: Any = require("pyspark.sql.functions", "spark")
+        rows = rows.join(F.broadcast(spark.createDataFrame([(url,) for url in sorted(gone)], "site string")),
+                         "site", "left_anti")
+    return rows.select(*AUDIT_COLUMNS)
+
+
+def _shipped_auditor(broadcast: Any, agents: tuple[str, ...], registry: tuple[Crawler, ...], finals: bool) -> Any:
+    """mapInArrow: site keys -> audit rows, each site's entry replayed over the shipped archive
+    (with ``finals``, each row then says where its site's redirects ended: "" for none)."""
+
+    def run(batches: Iterator[Any]) -> Iterator[Any]:
+        pa: Any = require("pyarrow", "spark")
+
+        from robotrules.batch.audit import classify_jobs, job_of
+
+        source = worker_of(broadcast).source
+        archive, policy, now = source.archive, source.policy, source.now
+        for batch in batches:
+            jobs = []
+            ends: list[str] = []
+            for key in batch.column("key").to_pylist():
+                entry = None if key.startswith("!") else archive.entry(key, policy, now)
+                jobs.append(job_of(key, entry))
+                ends.append(entry.final_url if entry is not None else "")
+            rows = classify_jobs(jobs, agents, registry, policy, now, source.mode)
+            if not rows:
+                continue
+            out = _audit_batch(rows)
+            if finals:
+                width = len(rows) // len(jobs)  # classify_jobs gives every site one row per agent
+                final = pa.array([end for end in ends for _ in range(width)], pa.string())
+                out = pa.RecordBatch.from_arrays([*out.columns, final], names=[*out.schema.names, "final"])
+            yield out
+
+    return run
 
 
 def _redirected_away(found: DataFrame) -> DataFrame:

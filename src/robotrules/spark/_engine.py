@@ -4,7 +4,11 @@
 :func:`run`; :func:`robotrules.batch.audit.audit` with ``engine="spark"`` reaches :func:`audit`
 (see :mod:`robotrules.batch.engines`). Both hand the job to the Spark API of this package and
 bring the result back in the batch package's forms (a :class:`~robotrules.batch.Summary`, an
-audit table sorted as the local engine sorts it).
+audit table sorted as the local engine sorts it). A task that raised the batch package's
+:class:`~robotrules.batch.sources.SourceError` (a bad row in a table of captures, say) fails the
+job with that error and the local engine's message; any other failure is Spark's own error.
+Either way the failure is reported once, by that exception: while a job runs, the executor's log
+does not print the failed task's trace again on stderr (:func:`~robotrules.spark._frames.quiet_task_failures`).
 """
 
 from __future__ import annotations
@@ -28,7 +32,13 @@ from robotrules.client import RobotsClient
 from robotrules.crawlers import CRAWLERS
 from robotrules.errors import require
 from robotrules.spark._audit import audit as spark_audit
-from robotrules.spark._frames import bad_records_accumulator, damage_of, session
+from robotrules.spark._frames import (
+    bad_records_accumulator,
+    damage_of,
+    quiet_task_failures,
+    session,
+    source_error_of,
+)
 from robotrules.spark._rows import run_job
 
 __all__ = ["ENGINE", "audit", "run"]
@@ -40,6 +50,15 @@ def _is_path(value: object) -> bool:
 
 def _blank(value: object) -> bool:
     return value is None or value == "" or (isinstance(value, float) and math.isnan(value))
+
+
+def _raise_source_error(exc: Exception) -> None:
+    """Raise the :class:`SourceError` a task raised (``exc``, Spark's error for it, as its cause),
+    so that a source the executors cannot use fails as on the local engine, with its message.
+    Any other failure of the job is left to the caller (the command line makes it one line)."""
+    found = source_error_of(exc)
+    if found is not None and found is not exc:
+        raise found from exc
 
 
 def run(job: RunJob) -> Summary:
@@ -68,8 +87,14 @@ def run(job: RunJob) -> Summary:
     skipped: list[BadRecord] | None = [] if job.skip_bad_records else None
     with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
         warnings.simplefilter("ignore", FutureWarning)
-        run_job(urls, paths, output, list(agents), policy=policy, mode=mode, bad_records=skipped,
-                preferences=job.preferences, **live)
+        spark = session()
+        with quiet_task_failures(spark):  # nor the executor's log of a failed task: the error says it
+            try:
+                run_job(urls, paths, output, list(agents), policy=policy, mode=mode, spark=spark,
+                        bad_records=skipped, preferences=job.preferences, **live)
+            except Exception as exc:
+                _raise_source_error(exc)
+                raise
     counts = Counts()
     pandas: Any = require("pandas", "batch")
     fmt = output_format(output)
@@ -106,7 +131,8 @@ def audit(job: AuditJob) -> Any:
     sites = list(sites) if sites is not None else None
     spark = session()
     skipped = bad_records_accumulator(spark) if robots is not None else None  # always: see run_job
-    with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
+    # pyspark's notes on pandas versions are not the user's concern, nor the executor's log of a failed task
+    with warnings.catch_warnings(), quiet_task_failures(spark):
         warnings.simplefilter("ignore", FutureWarning)
         try:
             frame: Any = spark_audit(spark, robots, names, sites=sites, registry=registry, policy=policy, mode=mode,
@@ -115,6 +141,7 @@ def audit(job: AuditJob) -> Any:
             damage = damage_of(exc)
             if damage is not None:
                 raise damage from None
+            _raise_source_error(exc)
             raise
     agent_at = {agent: number for number, agent in enumerate(names)}
     if sites is None:

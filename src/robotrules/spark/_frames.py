@@ -6,6 +6,7 @@ Files are read where Spark tasks run, by the local engine's own readers
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -19,7 +20,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from robotrules.batch.captures import Capture
 from robotrules.batch.decide import robots_url_of
-from robotrules.batch.sources import capture_of_row
+from robotrules.batch.sources import SourceError, capture_of_row
 from robotrules.batch.warc import BadRecord
 from robotrules.errors import require
 
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from robotrules.batch.sources import DamagedArchive
 
 __all__ = ["bad_records_accumulator", "captures_frame", "damage_of", "read_urls", "session", "sorted_records",
-           "with_robots_url", "write"]
+           "source_error_of", "with_robots_url", "write", "write_counted"]
 
 _CAPTURE_SCHEMA = "url string, status int, headers string, body binary, fetched_at double, error string"
 
@@ -111,6 +112,52 @@ def damage_of(exc: BaseException) -> DamagedArchive | None:
     return DamagedArchive(BadRecord(found["path"], int(found["offset"]), found["detail"].strip()))
 
 
+_SOURCE_ERROR = re.compile(r"^robotrules\.batch\.sources\.SourceError: (?P<message>[^\n]*)$", re.MULTILINE)
+
+
+def source_error_of(exc: BaseException) -> SourceError | None:
+    """The :class:`~robotrules.batch.sources.SourceError` a task raised (a source that cannot be
+    used: a bad row in a table of captures, a file the executors cannot read), from the error
+    Spark raised for it on the driver, with the message the local engine gives for the same
+    input; None when the task failed otherwise. Spark carries a task's error as the text of its
+    traceback, so it is found there, as :func:`damage_of` finds a damaged archive."""
+    if isinstance(exc, SourceError):
+        return exc
+    found = list(_SOURCE_ERROR.finditer(str(exc)))
+    return SourceError(found[-1]["message"].strip()) if found else None
+
+
+_TASK_LOGGERS = ("org.apache.spark.executor.Executor", "org.apache.spark.scheduler.TaskSetManager")
+"""The JVM's loggers that print a failed task's error again (the Java trace with the worker's
+Python traceback in it) besides the exception the driver raises for it."""
+
+
+@contextlib.contextmanager
+def quiet_task_failures(spark: SparkSession) -> Iterator[None]:
+    """Within the block, a failed task is reported once: by the exception the job raises on the
+    driver (which carries its whole error), not also by the executor's log on stderr. The two
+    loggers that repeat it (:data:`_TASK_LOGGERS`) are turned off, and put back afterwards to
+    their level (inherited again when they inherited it). Nothing is changed where the JVM's
+    logging cannot be reached (Spark Connect, another logging backend)."""
+    try:
+        jvm: Any = spark.sparkContext._jvm
+        log4j = jvm.org.apache.logging.log4j
+        configurator = log4j.core.config.Configurator
+        root = log4j.LogManager.getRootLogger().getLevel()
+        before = {name: log4j.LogManager.getLogger(name).getLevel() for name in _TASK_LOGGERS}
+        for name in _TASK_LOGGERS:
+            configurator.setLevel(name, log4j.Level.OFF)
+    except Exception:  # no JVM to reach: the logs stay as they are
+        yield
+        return
+    try:
+        yield
+    finally:
+        with contextlib.suppress(Exception):
+            for name, level in before.items():
+                configurator.setLevel(name, None if level.equals(root) else level)
+
+
 def sorted_records(records: Iterable[BadRecord]) -> tuple[BadRecord, ...]:
     """Damaged records in file order."""
     return tuple(sorted(records, key=lambda bad: (bad.path, bad.offset)))
@@ -140,7 +187,10 @@ def captures_frame(spark: SparkSession, robots: DataFrame | str | os.PathLike[st
     if not given:
         raise ValueError("no robots.txt sources given")
     files = [path for each in given for path in sources._files(each)]  # SourceError (a ValueError) for a bad one
-    listing = spark.createDataFrame([(p,) for p in files], "path string").repartition(len(files))
+    # One task per file, partition i reading file i: collected, the captures come file by file in
+    # the order given, as the local engine reads them (of two captures of a URL made at the same
+    # time, the one read later wins).
+    listing = spark.createDataFrame(spark.sparkContext.parallelize([(p,) for p in files], len(files)), "path string")
     return listing.mapInArrow(_file_reader(skipped), _CAPTURE_SCHEMA)
 
 
@@ -312,6 +362,13 @@ def write(frame: DataFrame, output_path: str | os.PathLike[str]) -> None:
     A local path with a suffix gets one file (the tasks' parts are merged there); a path ending in
     "/" or with a scheme (hdfs:, s3a:, ...) gets Spark's folder of part files.
     """
+    write_counted(frame, output_path)
+
+
+def write_counted(frame: DataFrame, output_path: str | os.PathLike[str]) -> int:
+    """:func:`write`, and the number of rows written (read from what was written: the frame is
+    computed once). The tasks write their parts in parallel; for a local file, the parts are then
+    merged here, in partition order (Parquet row group by row group, CSV and JSON Lines as text)."""
     text = os.fspath(output_path)
     lower = text.lower().rstrip("/")
     if lower.endswith(".parquet"):
@@ -325,17 +382,53 @@ def write(frame: DataFrame, output_path: str | os.PathLike[str]) -> None:
     writer_options = {"header": "true"} if fmt == "csv" else {}
     if "://" in text or text.endswith("/"):
         frame.write.mode("overwrite").options(**writer_options).format(fmt).save(text)
-        return
+        reader = frame.sparkSession.read.format(fmt)
+        if fmt == "csv":
+            reader = reader.option("header", "true").option("multiLine", "true").option("escape", '"')
+        return int(reader.load(text).count())
     target = Path(text)
     parts = Path(tempfile.mkdtemp(prefix=".robotrules-", dir=target.parent if target.parent.exists() else None))
     try:
         folder = parts / "out"
-        frame.coalesce(1).write.options(**writer_options).format(fmt).save(str(folder))
-        produced = [p for p in folder.iterdir() if p.name.startswith("part-")]
+        frame.write.options(**writer_options).format(fmt).save(str(folder))
+        produced = sorted(p for p in folder.iterdir() if p.name.startswith("part-"))
         if not produced:
             raise RuntimeError("Spark wrote no output file")
-        shutil.move(str(produced[0]), target)
+        merged = parts / "merged"
+        rows = _merge(fmt, produced, merged, list(frame.columns))
+        shutil.move(str(merged), target)
     finally:
         shutil.rmtree(parts, ignore_errors=True)
+    return rows
+
+
+def _merge(fmt: str, produced: list[Path], target: Path, names: list[str]) -> int:
+    """Spark's part files of one output (columns ``names``) as one file at ``target``; the rows it holds."""
+    if fmt == "parquet":
+        pq: Any = require("pyarrow.parquet", "spark")
+
+        rows = 0
+        with pq.ParquetWriter(str(target), pq.read_schema(str(produced[0]))) as writer:
+            for part in produced:
+                source = pq.ParquetFile(str(part))
+                for group in range(source.num_row_groups):
+                    table = source.read_row_group(group)
+                    rows += table.num_rows
+                    writer.write_table(table)
+        return rows
+    with target.open("wb") as out:
+        for number, part in enumerate(produced):
+            with part.open("rb") as handle:
+                if fmt == "csv" and number:
+                    handle.readline()  # every part starts with the header line: keep the first only
+                shutil.copyfileobj(handle, out, 1 << 20)
+    if fmt == "json":  # one object a line (Spark's writer escapes line breaks inside values)
+        with target.open("rb") as handle:
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
+    pa: Any = require("pyarrow", "spark")
+    pcsv: Any = require("pyarrow.csv", "spark")
+    reader = pcsv.open_csv(str(target), parse_options=pcsv.ParseOptions(newlines_in_values=True),
+                           convert_options=pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string())))
+    return sum(batch.num_rows for batch in reader)
 
 

@@ -1,13 +1,21 @@
 """Stage 2 of a batch job: every (url, agent) row decided next to its robots.txt, and the job.
 
-URL rows and one row per robots.txt URL (an Entry replayed from captures, :mod:`._entries`, or
-what a live fetch found, :mod:`._live`) are unioned, repartitioned by robots.txt URL (plus an
-optional salt bucket for giant sites) and sorted so that each robots URL's row comes first; a
-``mapInArrow`` pass then builds each robots.txt's :class:`~robotrules.batch.decide.Governing`
-once per partition and decides every row after it with
-:func:`~robotrules.batch.decide.decide_row` (with ``preferences``, its preference columns read by
-one :class:`~robotrules.batch.decide.PreferenceReader` per robots.txt, as the local engine reads
-them). Bodies cross the shuffle once per robots URL (per bucket), never once per URL row.
+Two paths, one decision (every row is the one :func:`~robotrules.batch.decide.decide_url` makes,
+built as Arrow columns by :class:`~robotrules.spark._columns.Columns`):
+
+* **In place** (captures of at most ``broadcast_limit`` bytes): the captures are read once and
+  sent to every task (:mod:`._shipped`); the URL table is read and decided in one
+  ``mapInArrow`` pass where its rows are, with no shuffle, each robots.txt judged once per
+  worker process.
+* **Shuffle** (larger capture sets, and live fetching): URL rows and one row per robots.txt URL
+  (an Entry replayed from captures, :mod:`._entries`, or what a live fetch found,
+  :mod:`._live`) are unioned, repartitioned by robots.txt URL (plus an optional salt bucket for
+  giant sites) and sorted so that each robots URL's row comes first; a ``mapInArrow`` pass then
+  builds each robots.txt's :class:`~robotrules.batch.decide.Governing` once per partition, when
+  its first URL row arrives, and decides the rows after it (with ``preferences``, their
+  preference columns read by one :class:`~robotrules.batch.decide.PreferenceReader` per
+  robots.txt, as the local engine reads them). Bodies cross the shuffle once per robots URL (per
+  bucket), never once per URL row.
 """
 
 from __future__ import annotations
@@ -17,13 +25,14 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from robotrules.answers import COLUMNS, Governing, arrow_schema, spark_schema
-from robotrules.batch.decide import PreferenceReader, decide_row, governing, row_columns, row_fields
+from robotrules.batch.decide import governing, row_columns, row_fields
 from robotrules.batch.sources import DamagedArchive
 from robotrules.batch.warc import BadRecord
 from robotrules.cache import Store
 from robotrules.core.policy import Policy
 from robotrules.errors import require
 from robotrules.fetch import DEFAULT_USER_AGENT
+from robotrules.spark._columns import Columns, tokens_for
 from robotrules.spark._entries import entries, entry_of
 from robotrules.spark._frames import (
     bad_records_accumulator,
@@ -33,9 +42,10 @@ from robotrules.spark._frames import (
     session,
     sorted_records,
     with_robots_url,
-    write,
+    write_counted,
 )
 from robotrules.spark._live import governing_frame, governing_of, live_fetch
+from robotrules.spark._shipped import DEFAULT_BROADCAST_BYTES, Shipment, captured, ship, url_decider
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
@@ -75,37 +85,60 @@ def live_judge(mode: str) -> Judge:
 
 
 def _decider(judge: Judge, names: Sequence[str], policy: Policy, mode: str, preferences: bool = False) -> Any:
-    """The mapInArrow function of stage 2: sorted robots URL rows and URL rows -> output rows
-    (with ``preferences``, each with its preference columns)."""
+    """The mapInArrow function of the shuffle path: robots URL rows, each before the URL rows
+    it governs (sorted so), and URL rows -> output rows (with ``preferences``, each with its
+    preference columns), as Arrow columns (:class:`~robotrules.spark._columns.Columns`).
+
+    A robots URL's row is judged when the first URL row needs it (a bucket's copy of a robots
+    URL already judged in the partition is not judged again); the rows of one URL that follow
+    each other are decided together."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         pa: Any = require("pyarrow", "spark")
+        pc: Any = require("pyarrow.compute", "spark")
 
         schema = arrow_schema(pa, row_fields(preferences))
         key: str | None = None
         gov: Governing | None = None
-        reader: PreferenceReader | None = PreferenceReader(None) if preferences else None
-        nothing = reader
+        carried: dict[str, Mapping[str, Any]] = {}  # the last robots URL row, when no URL row followed it yet
         for batch in batches:
-            cols = {name: batch.column(name).to_pylist() for name in batch.schema.names}
-            out: list[tuple[Any, ...]] = []
-            for i, side in enumerate(cols["side"]):
-                robots_url = cols["robots_url"][i]
-                if side == 0:  # a robots URL's row: comes first for its robots URL in this partition
-                    key, gov = robots_url, judge(robots_url, {name: cols[name][i] for name in names})
-                    reader = PreferenceReader(gov) if preferences else None
-                    continue
+            side = batch.column("side")
+            robots_part = batch.filter(pc.equal(side, 0))
+            rows_part = batch.filter(pc.not_equal(side, 0))
+            waiting = dict(carried)
+            if robots_part.num_rows:
+                cols = {name: robots_part.column(name).to_pylist() for name in ("robots_url", *names)}
+                for i, robots_url in enumerate(cols["robots_url"]):
+                    waiting[robots_url] = {name: cols[name][i] for name in names}
+                carried = {robots_url: waiting[robots_url]}
+            if not rows_part.num_rows:
+                continue
+            out = Columns(preferences)
+            add = out.add
+            robots_urls = rows_part.column("robots_url").to_pylist()
+            urls = rows_part.column("url").to_pylist()
+            own = rows_part.column("agent").to_pylist()
+            n = len(urls)
+            i = 0
+            while i < n:
+                robots_url, url = robots_urls[i], urls[i]
                 if not robots_url:
-                    out.append(decide_row(cols["url"][i], cols["agent"][i], None, reader=nothing))
-                    continue
-                if robots_url != key:  # no row of its own: nothing captured of this robots.txt
-                    key, gov = robots_url, governing(robots_url, None, policy, 0.0, mode)
-                    reader = PreferenceReader(gov) if preferences else None
-                out.append(decide_row(cols["url"][i], cols["agent"][i], gov, reader=reader))
-            if out:
-                columns = list(zip(*out, strict=True))
-                yield pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(columns, schema, strict=True)],
-                                                 schema=schema)
+                    here: Governing | None = None
+                else:
+                    if robots_url != key:  # the first row of a robots URL in this partition
+                        values = waiting.get(robots_url)
+                        key = robots_url
+                        gov = judge(robots_url, values) if values is not None else \
+                            governing(robots_url, None, policy, 0.0, mode)  # nothing captured of it
+                        carried.pop(robots_url, None)
+                    here = gov
+                j = i + 1
+                while j < n and urls[j] == url and robots_urls[j] == robots_url:
+                    j += 1
+                group = (own[i],) if j == i + 1 else tuple(own[i:j])
+                add(url, group, tokens_for(group), here)
+                i = j
+            yield out.batch(pa, pc, schema, rows_part.column("url"), rows_part.column("agent"))
 
     return run
 
@@ -148,35 +181,65 @@ def decide(
     refresh: bool = False,
     skipped: Any = None,
     preferences: bool = False,
+    broadcast_limit: int | None = None,
 ) -> DataFrame:
     """Decide every (url, agent) row of ``urls_df`` against the captures ``robots``, or live.
 
     Returns a DataFrame with exactly :data:`~robotrules.batch.decide.COLUMNS` (in no set order),
     the same rows as the local engine; with ``preferences``, then the preference columns
     (:data:`PREFERENCES_SCHEMA`: each URL's AI-use preferences for the row's agent, A1-A7, with
-    the local engine's values). ``buckets`` > 1 spreads each robots URL's rows over that
-    many salt buckets (giant sites no longer land in one task; the robots URL's row is copied to
-    each). ``robots`` None fetches each robots.txt live, once, in the executors, through a
+    the local engine's values).
+
+    Captures of at most ``broadcast_limit`` bytes (default
+    :data:`~robotrules.spark._shipped.DEFAULT_BROADCAST_BYTES`; 0: never) are read now, once,
+    and sent to every task, and the URL rows are decided where they are, in one pass, with no
+    shuffle (:mod:`robotrules.spark._shipped`): a giant site's rows stay spread over the tasks
+    that read them. Larger capture sets, and live fetching, take the shuffle path: URL rows move
+    to their robots.txt URL's partition, and ``buckets`` > 1 spreads each robots URL's rows over
+    that many salt buckets (giant sites no longer land in one task; the robots URL's row is
+    copied to each).
+
+    ``robots`` None fetches each robots.txt live, once, in the executors, through a
     client on ``store`` (see :func:`~robotrules.spark._live.live_fetch`: a SQLite file path, a
     Redis URL, a store object; default the shared SQLite cache file) with ``policy``, ``mode``
     and the ``user_agent`` header (``refresh``: fetched again, however fresh the cached copy);
     ``now`` applies to captures only (live files are judged when fetched). A damaged capture
-    file fails the job (see :func:`~robotrules.spark.captures_frame`), unless ``skipped`` (a
+    file fails the job with :class:`~robotrules.batch.sources.DamagedArchive` (see
+    :func:`~robotrules.spark.captures_frame`), unless ``skipped`` (a
     :func:`~robotrules.spark.bad_records_accumulator`) collects its damaged records.
     """
     if buckets < 1:
         raise ValueError("buckets must be at least 1")
+    if "url" not in urls_df.columns:
+        raise ValueError("the URL table needs a url column")
     policy = policy or Policy()
-    live = live_fetch(store, policy=policy, mode=mode, user_agent=user_agent, refresh=refresh) if robots is None else None
-    rows = with_robots_url(urls_df, agents).localCheckpoint()
-    if robots is None:
-        assert live is not None
-        return _decide_rows(rows, governing_frame(rows, live), live_judge(mode), policy=policy, mode=mode,
+    spark = urls_df.sparkSession
+    if robots is not None:
+        caps = captured(captures_frame(spark, robots, skipped=skipped))
+        limit = DEFAULT_BROADCAST_BYTES if broadcast_limit is None else broadcast_limit
+        shipped = ship(spark, caps, policy=policy, mode=mode, now=now, limit=limit)
+        if shipped is not None:
+            return _decide_in_place(urls_df, shipped, agents, preferences)
+        rows = with_robots_url(urls_df, agents).localCheckpoint()
+        table = entries(rows, caps, policy=policy, now=now)
+        return _decide_rows(rows, table, archive_judge(policy, mode, now), policy=policy, mode=mode,
                             buckets=buckets, preferences=preferences)
-    caps = captures_frame(urls_df.sparkSession, robots, skipped=skipped)
-    table = entries(rows, caps, policy=policy, now=now)
-    return _decide_rows(rows, table, archive_judge(policy, mode, now), policy=policy, mode=mode, buckets=buckets,
-                        preferences=preferences)
+    live = live_fetch(store, policy=policy, mode=mode, user_agent=user_agent, refresh=refresh)
+    rows = with_robots_url(urls_df, agents).localCheckpoint()
+    return _decide_rows(rows, governing_frame(rows, live), live_judge(mode), policy=policy, mode=mode,
+                        buckets=buckets, preferences=preferences)
+
+
+def _decide_in_place(urls_df: DataFrame, shipped: Shipment, agents: Sequence[str] | None,
+                     preferences: bool) -> DataFrame:
+    """The fast path: ``urls_df``'s rows decided where they are by the shipped captures."""
+    F: Any = require("pyspark.sql.functions", "spark")
+    columns = [F.col("url").cast("string").alias("url")]
+    if "agent" in urls_df.columns:
+        columns.append(F.col("agent").cast("string").alias("agent"))
+    names = tuple(agents) if agents else ("*",)
+    return urls_df.select(*columns).mapInArrow(url_decider(shipped.broadcast, names, preferences),
+                                               PREFERENCES_SCHEMA if preferences else OUTPUT_SCHEMA)
 
 
 def run_job(
@@ -215,13 +278,14 @@ def run_job(
     # stack traces); without ``bad_records`` the first one is raised before anything is written.
     skipped = bad_records_accumulator(spark) if robots is not None else None
     try:
+        # decide() reads every capture file before it returns (once), so the damaged records are
+        # known before anything is written; the rows are then computed once, as they are written.
         result = decide(urls, robots, agents or None, policy=policy, mode=mode, now=now, buckets=buckets, store=store,
                         user_agent=user_agent, refresh=refresh, skipped=skipped, preferences=preferences)
-        result = result.localCheckpoint()  # eager: every capture file is read by now
         found = sorted_records(skipped.value) if skipped is not None else ()
         if found and bad_records is None:
             raise DamagedArchive(found[0])
-        write(result, output_path)
+        written = write_counted(result, output_path)
     except Exception as exc:
         damage = damage_of(exc)
         if damage is not None:
@@ -229,7 +293,7 @@ def run_job(
         raise
     if bad_records is not None:
         bad_records.extend(found)
-    return int(result.count())
+    return written
 
 
 def collect_rows(frame: DataFrame) -> list[tuple[Any, ...]]:
