@@ -2,12 +2,9 @@
 
 :func:`parse` reads the body once (:func:`~robotrules.core.model.build_model`) and indexes,
 per product token, the group naming it or the merged rules of all groups naming it (G4), so a
-check is: look the agent up in a dict, find the path in the URL, match it there (no copy). A
-group's rules are sorted for matching when a check first selects that group (issue #21: a
-crawler asks about one or two of a file's groups); that build is lock-free and thread-safe (see
-:class:`~robotrules.core.matcher.RuleSet`) and changes no answer. Diagnostics are computed from
-``body`` when asked for, never stored. A :class:`RobotsTxt` never changes what it answers after
-``parse`` returns and may be shared freely between threads, tasks and caches.
+check is: look the agent up in a dict, extract the path, match. Diagnostics are computed from
+``body`` when asked for, never stored. A :class:`RobotsTxt` never changes after ``parse``
+returns and may be shared freely between threads, tasks and caches.
 """
 
 from __future__ import annotations
@@ -31,8 +28,8 @@ from robotrules.core.matcher import EMPTY, RuleSet
 from robotrules.core.model import Extension, Group, Merged, build_model
 from robotrules.core.modes import Mode, get_mode
 from robotrules.core.pattern import rfc_normalise_path
-from robotrules.core.rules import ALLOW_BIT, LINE_MASK, PRIORITY_ONE, Rule, verdict
-from robotrules.core.urls import path_params_query, path_span
+from robotrules.core.rules import ALLOW_BIT, PRIORITY_ONE, Rule, line_of, verdict
+from robotrules.core.urls import path_params_query
 from robotrules.core.usage import Signal, Usage, UsageRule, parse_signal, usage_rule
 from robotrules.core.usage import answer as usage_answer
 
@@ -109,20 +106,17 @@ class RobotsTxt:
         the reference decides it, with a :class:`~robotrules.core.agents.RobotsInputWarning`.
         """
         if self._plain and type(user_agent) is str and type(url) is str:  # hot path: google mode, one agent
-            # caller_key(user_agent), inlined; an agent already in lower case is its own key (no copy).
-            key = user_agent if user_agent.islower() else user_agent.lower()
-            selected = self._by_token.get(key) if user_agent.isascii() else None
+            selected = self._by_token.get(user_agent.lower()) if user_agent.isascii() else None
             if selected is None and user_agent not in _SEEN_AGENTS:  # no group names it: a token? (memoised)
                 warn_agent(user_agent)
             if "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
                 warn_url(url)
             ruleset = (selected or self._fallback).ruleset
-            if not ruleset._can_disallow:  # e.g. no rules, or only "disallow:" (R1): no path needed
+            if not ruleset.can_disallow:  # e.g. no rules, or only "disallow:" (R1)
                 return True
-            text, start, end = path_span(url)  # matched in place: the path is not copied
-            r = ruleset.rank_at(text, start, end)  # builds the group's rules if no check has yet
-            # rules.verdict, inlined with its constants: this is the per-URL hot path.
-            return r < PRIORITY_ONE or r & ALLOW_BIT != 0
+            found = ruleset.best(path_params_query(url))
+            # rules.verdict(found), inlined with its constants: this is the per-URL hot path.
+            return found is None or found[0] & ALLOW_BIT != 0 or found[0] < PRIORITY_ONE
         return self.check(url, user_agent).allowed
 
     def check(self, url: str, user_agent: UserAgents, *, global_group: bool = True) -> Decision:
@@ -377,12 +371,11 @@ class AgentRules:
             raise TypeError(f"url must be str, not {type(url).__name__}")
         if not self._robots._plain:
             return [(d.allowed, d.line) for d in (self._robots.check(url, agent) for agent in self._agents)]
-        text, start, end = path_span(url)  # matched in place: the path is not copied
+        path = path_params_query(url)
         results: list[tuple[bool, int]] = []
         for ruleset in self._rulesets:
-            r = ruleset.rank_at(text, start, end)
-            # rules.verdict and rules.line_of, inlined with their constants (no (rank, pattern) pair).
-            results.append((True, 0) if r < 0 else (r < PRIORITY_ONE or r & ALLOW_BIT != 0, LINE_MASK - (r & LINE_MASK)))
+            found = ruleset.best(path)
+            results.append((True, 0) if found is None else (verdict(found), line_of(found[0])))
         if len(results) == 1:
             return results * len(self._slots)
         return [results[index] for index in self._slots]
