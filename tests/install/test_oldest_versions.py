@@ -52,19 +52,20 @@ to what CI installs: pyspark 4.3 needs Python 3.11, and robotrules supports 3.10
 SUITES = (
     "tests/compat",  # the drop-ins: Scrapy (and Twisted), requests, httpx, urllib.robotparser
     # the clients and fetchers over httpx and anyio, and the Redis store
-    "tests/client/test_client.py", "tests/client/test_fleet.py",
+    "tests/client/test_client.py",
     "tests/fetch/test_fetchers.py", "tests/fetch/test_http_clients.py", "tests/fetch/test_http_limits.py",
     "tests/fetch/test_http_failures.py", "tests/fetch/test_addresses.py",
     # the local batch engine: pandas and pyarrow tables, warcio captures, rich's bar, click, matplotlib
     "tests/batch/test_engine.py", "tests/batch/test_tables.py", "tests/batch/test_preferences.py",
     "tests/batch/test_archive_index.py", "tests/batch/test_replay.py", "tests/batch/test_bounded_bodies.py",
-    "tests/batch/test_command.py", "tests/batch/test_progress.py", "tests/batch/test_audit_command.py",
-    # the Spark engine: its rows equal the local engine's; a job writes each output format
+    "tests/batch/test_progress.py", "tests/batch/test_audit_command.py",
+    # the Spark engine: its rows equal the local engine's (a JVM start is most of its cost: one test)
     "tests/spark_engine/test_spark_engine.py::test_spark_rows_equal_the_in_process_decision_for_every_status_redirect_and_agent",
-    "tests/spark_engine/test_spark_engine.py::test_run_job_writes_one_output_file_per_format_with_the_batch_columns",
 )
 """The drop-ins' suites whole, and of the engines' suites the files that exercise the
-dependencies (the rest test robotrules' own logic, which the versions do not change). The
+dependencies' APIs (the rest test robotrules' own logic, which the versions do not change; the
+fleet of processes, the command's Spark run and the second Spark job cost time and test no
+dependency more). The
 audit report in Chromium is left out by marker (:data:`MARKERS`)."""
 
 MARKERS = "not packaging and not browser and not slow"
