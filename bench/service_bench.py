@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Load benchmark of the HTTP decision service: sustained GET /v1/check throughput and p99 latency.
 
-    python bench/service_bench.py [--seconds 10] [--connections 8] [--redis-url URL] [--python PATH]
+    python bench/service_bench.py [--seconds 10] [--connections 8] [--repeat 3] [--redis-url URL] [--python PATH]
 
 Set-up. A robots.txt site on 127.0.0.1 (``http.server`` in a thread), then the service as
 deployed: ``uvicorn --factory robotrules.service:from_env`` in separate processes (one worker
@@ -12,6 +12,16 @@ loopback). Two configurations, one after the other:
 * **one instance**;
 * **two instances sharing Redis**, loaded both at once; their figures are summed (requests/s)
   and the worse p99 is reported.
+
+* **the floor**: a minimal ASGI app (:func:`floor`, in this file) on the same uvicorn, httptools
+  and uvloop, answering every request with a fixed JSON body of the size of the service's answer
+  (``ROBOTRULES_BENCH_FLOOR_SIZE``). The one-instance service and the floor are loaded in turn,
+  ``--repeat`` times each (floor, service, floor, service, ...), so each service figure has a
+  floor figure taken moments before it: the table gives the median of each and the ratio
+  service/floor (the goal of issue #21: at least 1/4, and a p99 under 5 ms at 8 connections).
+
+Every uvicorn process runs with ``--loop uvloop --http httptools`` (the ``serve`` extra installs
+both; ``robotrules serve`` picks them too, see :func:`robotrules.service.server_config`).
 
 Each instance is warmed first (one check: the first instance fetches the robots.txt, the second
 finds it in Redis), so the timed load is the steady state of a service: every request is
@@ -40,9 +50,10 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator, MutableMapping
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
 ROBOTS = b"""\
@@ -104,18 +115,50 @@ def free_port() -> int:
         return port
 
 
+FAST = ["--loop", "uvloop", "--http", "httptools"]
+"""uvicorn's fast event loop and HTTP parser, named (not "auto"), so a missing one is an error, not a silent fallback."""
+
+
 def uvicorn_command(python: str, port: int) -> list[str]:
     return [python, "-m", "uvicorn", "--factory", "robotrules.service:from_env", "--host", "127.0.0.1",
-            "--port", str(port), "--log-level", "warning", "--no-access-log"]
+            "--port", str(port), "--log-level", "warning", "--no-access-log", *FAST]
+
+
+def floor_command(python: str, port: int) -> list[str]:
+    """The floor: :func:`floor` from this file on the same uvicorn, loop and parser."""
+    return [python, "-m", "uvicorn", "--app-dir", os.path.dirname(os.path.abspath(__file__)), "service_bench:floor",
+            "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning", "--no-access-log", *FAST]
+
+
+_FLOOR_SIZE = max(10, int(os.environ.get("ROBOTRULES_BENCH_FLOOR_SIZE", "1500")))
+_FLOOR_BODY = b'{"pad":"' + b"x" * (_FLOOR_SIZE - 10) + b'"}'
+_FLOOR_HEADERS = [(b"content-type", b"application/json"), (b"content-length", str(len(_FLOOR_BODY)).encode())]
+
+
+async def floor(scope: MutableMapping[str, Any], receive: Callable[[], Awaitable[Any]],
+                send: Callable[[MutableMapping[str, Any]], Awaitable[None]]) -> None:
+    """The floor of the load benchmark: a minimal ASGI app answering every request with a fixed JSON
+    body of ``ROBOTRULES_BENCH_FLOOR_SIZE`` bytes (the size of the service's answer; read at import)."""
+    if scope["type"] == "lifespan":
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                await send({"type": "lifespan.shutdown.complete"})
+                return
+    await send({"type": "http.response.start", "status": 200, "headers": _FLOOR_HEADERS})
+    await send({"type": "http.response.body", "body": _FLOOR_BODY})
 
 
 @contextmanager
-def instance(python: str, env: dict[str, str]) -> Iterator[str]:
-    """One service process; yields its base URL once /healthz answers (30 s at most)."""
+def instance(python: str, env: dict[str, str], command: Callable[[str, int], list[str]] = uvicorn_command,
+             ready: str = "/healthz") -> Iterator[str]:
+    """One service process (or the floor); yields its base URL once ``ready`` answers (30 s at most)."""
     import httpx
 
     port = free_port()
-    process = subprocess.Popen(uvicorn_command(python, port), env=env)
+    process = subprocess.Popen(command(python, port), env=env)
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 30
@@ -123,7 +166,7 @@ def instance(python: str, env: dict[str, str]) -> Iterator[str]:
             if process.poll() is not None:
                 raise RuntimeError(f"the service exited with {process.returncode}")
             try:
-                if httpx.get(f"{base}/healthz", timeout=1).status_code == 200:
+                if httpx.get(f"{base}{ready}", timeout=1).status_code == 200:
                     break
             except httpx.HTTPError:
                 pass
@@ -140,14 +183,14 @@ def instance(python: str, env: dict[str, str]) -> Iterator[str]:
             process.wait(10)
 
 
-def warm(base: str, query: str) -> str:
-    """One check (fetch or shared-cache read); returns its cache state."""
+def warm(base: str, query: str) -> tuple[str, int]:
+    """One check (fetch or shared-cache read); returns its cache state and the answer's size in bytes."""
     import httpx
 
     response = httpx.get(f"{base}/v1/check?{query}", timeout=10)
     response.raise_for_status()
     cache: str = response.json()["results"][0]["robots"]["cache"]
-    return cache
+    return cache, len(response.content)
 
 
 _UNITS = {"us": 0.001, "ms": 1.0, "s": 1000.0, "m": 60000.0}
@@ -243,15 +286,24 @@ def cleanup_redis(url: str, prefix: str) -> None:
         client.close()
 
 
+def _median_load(loads: list[Load]) -> Load:
+    """The median of each figure over repeated runs of one configuration."""
+    return Load(statistics.median(r.rps for r in loads), statistics.median(r.p99_ms for r in loads),
+                sum(r.requests for r in loads), sum(r.errors for r in loads), loads[0].tool)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0])
     parser.add_argument("--seconds", type=int, default=10, help="load duration per configuration (default 10)")
     parser.add_argument("--connections", type=int, default=8, help="connections per instance (default 8)")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of the floor and of one instance, in turn (default 3; the medians are reported)")
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/0")
     parser.add_argument("--python", default=sys.executable, help="the interpreter that runs the service")
+    parser.add_argument("--json", metavar="PATH", help="also write the figures as JSON to PATH")
     args = parser.parse_args(argv)
-    if args.seconds < 1 or args.connections < 1:
-        parser.error("--seconds and --connections must be >= 1")
+    if args.seconds < 1 or args.connections < 1 or args.repeat < 1:
+        parser.error("--seconds, --connections and --repeat must be >= 1")
 
     tool = "wrk" if shutil.which("wrk") else None
     if tool is None:
@@ -272,16 +324,25 @@ def main(argv: list[str] | None = None) -> int:
         store = "SQLite (one file, shared)"
 
     rows: list[tuple[str, Load, list[Load]]] = []
+    floors: list[Load] = []
+    alones: list[Load] = []
+    size = 0
     try:
         with site() as origin:
             query = urlencode({"url": f"{origin}/private/page", "agent": "Googlebot"})
             with ExitStack() as stack:
                 first = stack.enter_context(instance(args.python, env))
-                print(f"warm-up: first instance {warm(first, query)}", file=sys.stderr)
-                [alone] = load_all([f"{first}/v1/check?{query}"], args.seconds, args.connections)
-                rows.append(("1 instance", alone, [alone]))
+                cache, size = warm(first, query)
+                print(f"warm-up: first instance {cache}, answer {size} bytes", file=sys.stderr)
+                with instance(args.python, {**env, "ROBOTRULES_BENCH_FLOOR_SIZE": str(size)}, floor_command,
+                              ready="/") as bare:
+                    for _ in range(args.repeat):
+                        floors += load_all([f"{bare}/"], args.seconds, args.connections)
+                        alones += load_all([f"{first}/v1/check?{query}"], args.seconds, args.connections)
+                rows.append(("floor: minimal ASGI app, same body size", _median_load(floors), floors))
+                rows.append(("1 instance", _median_load(alones), alones))
                 second = stack.enter_context(instance(args.python, env))
-                print(f"warm-up: second instance {warm(second, query)}", file=sys.stderr)
+                print(f"warm-up: second instance {warm(second, query)[0]}", file=sys.stderr)
                 both = load_all([f"{first}/v1/check?{query}", f"{second}/v1/check?{query}"], args.seconds,
                                 args.connections)
                 total = Load(sum(r.rps for r in both), max(r.p99_ms for r in both), sum(r.requests for r in both),
@@ -293,25 +354,48 @@ def main(argv: list[str] | None = None) -> int:
         if cache_dir:
             shutil.rmtree(cache_dir, ignore_errors=True)
 
+    ratios = [a.rps / f.rps for f, a in zip(floors, alones, strict=True) if f.rps]
+    ratio = statistics.median(ratios) if ratios else float("nan")
     print()
-    print(f"robotrules service load benchmark: GET /v1/check, {args.seconds} s per configuration, "
-          f"{args.connections} connections per instance, store {store.split(' (')[0]}, "
-          f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}")
+    print(f"robotrules service load benchmark: GET /v1/check, {args.seconds} s per run, "
+          f"{args.connections} connections per instance, {args.repeat} runs of the floor and of one instance "
+          f"in turn (medians), answer {size} bytes, store {store.split(' (')[0]}, "
+          f"{os.cpu_count()} CPUs, Python {sys.version.split()[0]}, uvicorn with uvloop and httptools")
     print()
     print("| configuration | requests/s | p99 latency | requests | errors | load tool |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     for name, load, parts in rows:
-        detail = " + ".join(f"{p.rps:,.0f}" for p in parts) if len(parts) > 1 else ""
+        detail = (" + " if name.startswith("2 ") else ", ").join(f"{p.rps:,.0f}" for p in parts) if len(parts) > 1 else ""
         rps = f"{load.rps:,.0f}" + (f" ({detail})" if detail else "")
-        print(f"| {name} | {rps} | {load.p99_ms:.1f} ms | {load.requests:,} | {load.errors} | {load.tool} |")
+        p99 = f"{load.p99_ms:.1f} ms"
+        if len(parts) > 1 and not name.startswith("2 "):
+            p99 += " (" + ", ".join(f"{p.p99_ms:.1f}" for p in parts) + ")"
+        print(f"| {name} | {rps} | {p99} | {load.requests:,} | {load.errors} | {load.tool} |")
+    print()
+    print(f"one instance / floor, requests/s: {ratio:.2f} (median of the {len(ratios)} same-run pairs: "
+          + ", ".join(f"{r:.2f}" for r in ratios) + "); goal >= 0.25, and p99 < 5 ms")
     print()
     print("commands:")
     print("  service: ROBOTRULES_REDIS=... ROBOTRULES_ALLOW_PRIVATE=1 " + " ".join(uvicorn_command("python", 8000)))
+    print(f"  floor:   ROBOTRULES_BENCH_FLOOR_SIZE={size} " + " ".join(floor_command("python", 8001)))
     url = f"http://127.0.0.1:8000/v1/check?{query}"
     if tool:
         print("  load:    " + " ".join(wrk_command(url, args.seconds, args.connections)))
     else:
         print(f"  load:    {args.connections} httpx threads for {args.seconds} s against {url}")
+    if args.json:
+        import json
+
+        figures = {"seconds": args.seconds, "connections": args.connections, "repeat": args.repeat,
+                   "answer_bytes": size, "store": store.split(" (")[0], "cpus": os.cpu_count(),
+                   "python": sys.version.split()[0], "ratio_to_floor": ratio, "ratios": ratios,
+                   "rows": [{"configuration": name, "rps": load.rps, "p99_ms": load.p99_ms, "requests": load.requests,
+                             "errors": load.errors, "tool": load.tool,
+                             "runs": [{"rps": p.rps, "p99_ms": p.p99_ms} for p in parts]}
+                            for name, load, parts in rows]}
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump(figures, out, indent=2)
+            out.write("\n")
     return 0 if all(load.errors == 0 for _, load, _ in rows) else 1
 
 

@@ -40,6 +40,15 @@ REQUIREMENT_ID = re.compile(r"\b[SFCPGRNAL]\d{1,2}\b")
 Start = Callable[..., httpx.Client]
 
 
+@pytest.fixture(autouse=True)
+def no_gc_freeze(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The process entry points (``from_env``, ``run``) freeze the garbage collector's view of the
+    process (:func:`gc.freeze`); in the test process that would outlive the test: a no-op here."""
+    import gc
+
+    monkeypatch.setattr(gc, "freeze", lambda: None)
+
+
 @pytest.fixture
 def site() -> Iterator[HTTPServer]:
     """A site on loopback whose /robots.txt is :data:`ROBOTS`."""

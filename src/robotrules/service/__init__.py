@@ -5,8 +5,8 @@ The face: :func:`create_app` builds the ASGI app, :func:`run` serves it with uvi
 robotrules.service:from_env``, :func:`server_config` is the uvicorn configuration ``run`` uses (the
 request-head timeout and the connection limit), :class:`Settings` holds every limit
 (:mod:`robotrules.service.settings`). The parts are private modules: ``_app`` (the factory),
-``_edge``, ``_admission``, ``_live``, ``_drafts``, ``_routes``, ``_errors``, ``_models``,
-``_metrics``, ``_server``. Without the extra, importing this package raises
+``_lean`` (cached ``GET /v1/check`` before the framework), ``_edge``, ``_admission``, ``_live``,
+``_drafts``, ``_routes``, ``_errors``, ``_models``, ``_metrics``, ``_server``. Without the extra, importing this package raises
 :class:`~robotrules.errors.MissingExtra` with a one-line "pip install 'robotrules[serve]'" message.
 """
 

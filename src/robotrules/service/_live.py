@@ -188,6 +188,21 @@ class Live:
                 verdicts.append(answer(from_result(result, url, agent), purpose))
         return verdicts
 
+    def cached_check(self, url: str, agents: Sequence[str], purpose: str | None = None) -> list[dict[str, Any]] | None:
+        """:meth:`check` of one URL when this process holds its robots.txt (every verdict a hit),
+        else None; the same errors as :meth:`check` (ApiError, BlockedAddress, ...) but nothing
+        counted: the caller (:mod:`robotrules.service._lean`) hands a refused request to the app,
+        which counts and answers it. Synchronous: no wait, nothing to cancel."""
+        client = self.live
+        chosen = agents_of(agents, self.settings)
+        limit(len(chosen), self.settings.max_checks, "checks")
+        _long(url, "The URL", self.settings)
+        client.screen(url)
+        state = client.cached(url)
+        if state is None:
+            return None
+        return [answer(from_result(client.decide(state, url, agent), url, agent), purpose) for agent in chosen]
+
     async def fetched_body(self, url: str) -> tuple[bytes, dict[str, Any]]:
         """The body /v1/diff compares for a live robots.txt: its text, nothing (full allow) or
         :data:`FULL_DISALLOW`, with the state that says which."""

@@ -23,7 +23,7 @@ A registry per app keeps instances (and tests) independent; one process may run 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
@@ -78,6 +78,7 @@ class Metrics:
             self.decisions.labels(verdict)
         for result in ("hit", "miss", "shared"):
             self.cache.labels(result)
+        self._lean: tuple[Any, ...] | None = None
 
     def watch(self, gates: Gates) -> None:
         """Report the gates' work under way and waiting (read when the page is rendered)."""
@@ -103,6 +104,21 @@ class Metrics:
     def answered(self, endpoint: str, method: str, status: int, seconds: float) -> None:
         self.requests.labels(endpoint, method, str(status)).inc()
         self.latency.labels(endpoint).observe(seconds)
+
+    def check_answered(self, verdicts: list[bool], seconds: float) -> None:
+        """Count one ``GET /v1/check`` answered 200 from the cache (the lean path): the request, its
+        latency, the cache hit and each verdict, as the app counts them, with the children made once."""
+        children = self._lean
+        if children is None:
+            children = self._lean = (self.requests.labels("/v1/check", "GET", "200"), self.latency.labels("/v1/check"),
+                                     self.cache.labels("hit"), self.decisions.labels("allowed"),
+                                     self.decisions.labels("disallowed"))
+        requests, latency, hits, allowed, disallowed = children
+        requests.inc()
+        latency.observe(seconds)
+        hits.inc()
+        for verdict in verdicts:
+            (allowed if verdict else disallowed).inc()
 
     def render(self) -> bytes:
         """The Prometheus text exposition of this registry."""

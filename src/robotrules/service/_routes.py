@@ -58,8 +58,9 @@ TEXT: dict[int | str, dict[str, Any]] = {200: {"content": {"text/plain": {"schem
 router = APIRouter()
 
 
-def live(request: Request) -> Live:
-    """The app's :class:`Live` (a dependency of every handler)."""
+async def live(request: Request) -> Live:
+    """The app's :class:`Live` (a dependency of every handler). ``async``: FastAPI runs a plain
+    ``def`` dependency in a worker thread, a thread hop per request for one attribute read."""
     found: Live = request.app.state.live
     return found
 
