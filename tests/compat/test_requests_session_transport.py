@@ -60,7 +60,24 @@ class Seen:
     headers: dict[str, str]
 
 
-class _ProxyHandler(http.server.BaseHTTPRequestHandler):
+class _Handler(http.server.BaseHTTPRequestHandler):
+    """The test servers' handlers: one whole answer per connection, no log."""
+
+    def answer(self, status: int, body: bytes, headers: Any = (), reason: str | None = None) -> None:
+        self.send_response(status, reason)
+        for name, value in headers:
+            if name.lower() not in _HOP_BY_HOP | {"content-length"}:
+                self.send_header(name, value)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+class _ProxyHandler(_Handler):
     server: _ProxyServer
 
     def do_GET(self) -> None:
@@ -81,17 +98,7 @@ class _ProxyHandler(http.server.BaseHTTPRequestHandler):
             return
         finally:
             upstream.close()
-        self.send_response(status, reason)
-        for name, value in answer:
-            if name.lower() not in _HOP_BY_HOP | {"content-length"}:
-                self.send_header(name, value)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        pass
+        self.answer(status, body, answer, reason)
 
 
 class _ProxyServer(http.server.ThreadingHTTPServer):
@@ -173,7 +180,7 @@ def _certificates(folder: Path) -> dict[str, str]:
     return files
 
 
-class _TLSHandler(http.server.BaseHTTPRequestHandler):
+class _TLSHandler(_Handler):
     server: _TLSSite
     timeout = 5
 
@@ -184,15 +191,7 @@ class _TLSHandler(http.server.BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         self.server.paths.append(self.path)
-        body = RULES if self.path == "/robots.txt" else b"a page\n"
-        self.send_response(200)
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Connection", "close")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        pass
+        self.answer(200, RULES if self.path == "/robots.txt" else b"a page\n")
 
 
 class _TLSSite(http.server.ThreadingHTTPServer):
