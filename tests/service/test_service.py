@@ -47,6 +47,14 @@ def test_metrics_count_requests_decisions_cache_results_and_fetches(api: httpx.C
     assert _moved(before, after, 'robotrules_http_request_duration_seconds_count{endpoint="/v1/check"}') == 3
 
 
+def test_a_request_is_counted_by_the_time_its_answer_arrives(api: httpx.Client) -> None:
+    """Each answer, from the lean path or the app, is counted before its body goes out: the next /metrics sees it."""
+    name = 'robotrules_http_requests_total{endpoint="/v1/check",method="GET",status="400"}'
+    for n in range(30):
+        api.get("/v1/check", params={"url": "nope"})
+        assert _samples(api)[name] == n + 1
+
+
 def test_metrics_count_fetches_by_outcome_and_status_class(api: httpx.Client) -> None:
     """A 404 robots.txt is a fetch meaning 'allow' (4xx), a 503 one meaning 'disallow' (5xx), no response 'network'."""
     with HTTPServer() as missing, HTTPServer() as failing:

@@ -97,7 +97,14 @@ class Edge:
             return
         start = time.perf_counter()
         status = 0  # 0: nothing sent
-        started = done = False
+        started = done = counted = False
+
+        def count() -> None:
+            nonlocal counted
+            if status and not counted:
+                counted = True
+                self.metrics.answered(endpoint_label(scope, self.paths), method_label(scope), status,
+                                      time.perf_counter() - start)
 
         async def sending(message: Message) -> None:
             nonlocal status, started, done
@@ -106,6 +113,7 @@ class Edge:
                 started = True
             elif message["type"] == "http.response.body" and not message.get("more_body", False):
                 done = True  # before the send: the server may report the response complete at once
+                count()  # before the send too: a client holding the answer finds it in /metrics
             await send(message)
 
         phase = "reading"
@@ -144,9 +152,7 @@ class Edge:
                 status = 500  # answered by the server-error handler, outside this middleware
             raise
         finally:
-            if status:
-                self.metrics.answered(endpoint_label(scope, self.paths), method_label(scope), status,
-                                      time.perf_counter() - start)
+            count()  # a response cut short, or answered by the server-error handler
 
     async def _serve(self, scope: Scope, receive: Receive, send: Send, body: bytes, answered: Callable[[], bool]) -> bool:
         """Run the app on ``body`` while watching the connection; True when the client left first
