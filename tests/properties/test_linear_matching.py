@@ -356,10 +356,10 @@ def _issue_file() -> tuple[bytes, list[str]]:
     return body, patterns
 
 
-def test_a_check_on_a_parsed_file_compiles_no_pattern(monkeypatch):
-    """DESIGN 7/8, issue #8 item 10: wildcard patterns are compiled once, when the file is parsed;
-    a check (one agent, or several whose groups merge per call, G5) splits no pattern: every
-    pattern-compiling function of the core is called 0 times during checks."""
+def test_each_wildcard_pattern_is_split_once_when_its_group_is_first_matched(monkeypatch):
+    """DESIGN 7/8, issue #8 item 10, issue #21 item 1: parsing splits no pattern (a group is indexed
+    when a check first asks for it); the first checks split each wildcard pattern of the groups they
+    ask for once, and later checks (one agent, or several whose groups merge per call, G5) split none."""
     from robotrules.core import matcher, pattern
 
     calls: list[str] = []
@@ -373,13 +373,22 @@ def test_a_check_on_a_parsed_file_compiles_no_pattern(monkeypatch):
 
         monkeypatch.setattr(module, name, wrapper)
 
-    body = b"user-agent: a\ndisallow: /*x*y\nallow: /*.pdf$\nuser-agent: b\ndisallow: /p*q$\n" + _issue_file()[0][:20_000]
-    rt = robotrules.parse(body)
     for module in (matcher, pattern):
         for name in ("compile_pattern", "compile_wild", "_probe"):
             if hasattr(module, name):
                 counting(module, name)
+    body = b"user-agent: a\ndisallow: /*x*y\nallow: /*.pdf$\nuser-agent: b\ndisallow: /p*q$\n" + _issue_file()[0][:20_000]
+    rt = robotrules.parse(body)
+    assert calls == []
     urls = ["/", "/xay", "/f.pdf", "/pzq", "/" + "a" * 100 + "b1", "/" + "a" * 4000]
+    asked = {"a", "b", "other"}
+    wild = sum(len(g.ruleset.parts().wild) for g in rt.groups if asked & set(g.tokens) or g.is_global)
+    for url in urls:
+        for agent in ("a", "b", ["a", "b"], "other"):
+            rt.check(url, agent)
+            rt.allowed(url, agent)
+    assert calls == ["compile_wild"] * wild
+    calls.clear()
     for url in urls:
         for agent in ("a", "b", ["a", "b"], "other"):
             rt.check(url, agent)

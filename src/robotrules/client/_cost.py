@@ -52,13 +52,13 @@ def parsed_cost(robots: RobotsTxt) -> int:
     named: dict[str, list[int]] = {}  # token ("*" for the global groups) -> [groups naming it, their rules]
     for group in robots.groups:
         ruleset = group.ruleset
-        own = len(ruleset.floor) + len(ruleset.exact) + len(ruleset.wild)
-        literal += len(ruleset.prefixes)
+        prefixes, own = ruleset.sizes()
+        literal += prefixes
         rules += own
         written += len(ruleset.written) if ruleset.written is not None else 0
         lines += len(group.extensions)
         names += len(group.agents)
-        own += len(ruleset.prefixes)
+        own += prefixes
         for token in (*group.tokens, "*") if group.is_global else group.tokens:
             seen = named.get(token)
             if seen is None:

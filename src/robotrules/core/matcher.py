@@ -6,21 +6,22 @@ with priority 0, which never blocks (R1). Precedence is the integer rank of
 
 A :class:`RuleSet` keeps its rules, best first, in four kinds, each with a fast path:
 catch-alls ("", "/", "*", "/*": they match every path, only the best counts), literal
-prefixes (a test of the path's first two characters, then one ``str.startswith(tuple)``,
-reject them all at C speed), exact paths ("/page$", one dict lookup) and wildcard patterns
-(tried only while they could still outrank the best match so far, and only when the path
-contains their longest literal segment; then matched in linear time by
-:func:`~robotrules.core.pattern.segments_match`). Wildcard patterns are split once, when the file
-is parsed (:func:`compile_wild`): a check compiles nothing. With :data:`MANY_WILD` wildcard rules or
-more, a check first skips at C speed those needing an ASCII character the path lacks. The model builder sorts each rule into its kind
-as it reads it (with :func:`classify`, or inline for a pattern without ``*`` and ``$``).
-Immutable; safe to share between threads.
+prefixes (one dict lookup of the path's first two characters gives the few that can match),
+exact paths ("/page$", one dict lookup) and wildcard patterns (tried only while they could
+still outrank the best match so far, and only when the path contains their longest literal
+segment; then matched in linear time by :func:`~robotrules.core.pattern.segments_match`).
+The model builder
+puts each rule in the list of its kind as it reads it (a :class:`Draft`, with :func:`classify`
+or inline for a pattern without ``*`` and ``$``); a rule set sorts and indexes them when a check
+first needs it, splitting each wildcard pattern once (:func:`compile_wild`), so parsing pays
+nothing for the groups no crawler asks about and later checks compile nothing. With
+:data:`MANY_WILD` wildcard rules or more, a check first skips at C speed those needing an ASCII
+character the path lacks. Immutable as far as callers can tell; safe to share between threads.
 """
 
 from __future__ import annotations
 
 import heapq
-import struct
 from array import array
 from collections.abc import Iterable, Iterator, Mapping
 from itertools import compress, repeat
@@ -31,7 +32,7 @@ from typing import NamedTuple
 from robotrules.core.pattern import segments_match
 from robotrules.core.rules import Ranked, Rule, disallows, make_rule
 
-__all__ = ["EMPTY", "MANY_WILD", "Parts", "RuleSet", "Wild", "classify", "compile_wild", "wild_text"]
+__all__ = ["EMPTY", "MANY_WILD", "Draft", "Parts", "RuleSet", "Wild", "classify", "compile_wild", "wild_text"]
 
 
 class Parts(NamedTuple):
@@ -46,8 +47,8 @@ class Parts(NamedTuple):
     wild: list[Ranked]
 
 
-def classify(parts: Parts, r: int, pattern: str, wildcards: bool) -> None:
-    """Append one rule to the list of its kind (R4: a trailing ``*`` changes nothing).
+def classify(draft: Draft, r: int, pattern: str, wildcards: bool) -> None:
+    """Add one rule to the list of its kind (R4: a trailing ``*`` changes nothing).
 
     Without ``wildcards`` (``legacy1994``, L3) ``*`` and ``$`` are literal characters, so every
     pattern is a literal prefix or a catch-all: this is the one place that flag acts on matching.
@@ -57,15 +58,16 @@ def classify(parts: Parts, r: int, pattern: str, wildcards: bool) -> None:
         if "*" in pattern:
             key = pattern.rstrip("*")
             if "*" in key:
-                parts.wild.append((r, pattern))
+                draft.wild.append((r, pattern))
                 return
         elif pattern.endswith("$"):  # a final "$" anchors; any other "$" is literal
-            parts.exact.append((r, pattern[:-1]))
+            draft.exact.append((r, pattern[:-1]))
             return
     if key in ("", "/"):  # matches every path (paths start with "/")
-        parts.floor.append((r, pattern))
+        draft.floor.append((r, pattern))
     else:
-        parts.literal.append((r, key))
+        draft.ranks.append(r)
+        draft.keys.append(key)
 
 
 Wild = tuple[int, "tuple[str, ...]", bool, str, int]
@@ -106,128 +108,202 @@ def wild_text(segments: tuple[str, ...], anchored: bool) -> str:
     return "*".join(segments) + "$" if anchored else "*".join(segments)
 
 
-class RuleSet(NamedTuple):
-    """The rules that apply to one agent, ready to match (G4, R1-R6). Build it with :meth:`build`.
+class Draft:
+    """A group's rules as the parser reads them (file order), each in the list of its kind: the
+    raw material of a :class:`RuleSet`, sorted and indexed only when a check first needs it.
 
-    Compact: literal prefixes are one tuple of strings with their ranks in a parallel ``array``,
-    so a rule costs its pattern string and two machine words; each wildcard rule keeps a probe,
-    its longest literal segment, which any path it matches must contain, so ``probe in path``
-    (C speed) skips most wildcard rules and only the others are matched. Wildcard rules are
-    compiled here, once per parsed file (:data:`Wild`): a check splits no pattern.
+    Literal prefixes, most of a file's rules, are kept compact (a packed rank and a shared
+    string each, as a built :class:`RuleSet` keeps them), so a group nobody asks about costs no
+    more than a built one. Written by one parser, then only read.
     """
 
-    written: Mapping[int, str] | None  # values as written where they differ from the pattern
-    can_disallow: bool  # holds a disallow rule with a non-empty pattern (else every path is allowed)
-    floor: tuple[Ranked, ...]
+    __slots__ = ("exact", "floor", "keys", "ranks", "wild")
+
+    def __init__(self) -> None:
+        self.floor: list[Ranked] = []
+        self.ranks = array("q")  # the literal prefixes' ranks, parallel to keys
+        self.keys: list[str] = []
+        self.exact: list[Ranked] = []
+        self.wild: list[Ranked] = []
+
+    def has_rules(self) -> bool:
+        """Whether any allow or disallow line was read (G1: a user-agent line after one starts a group)."""
+        return bool(self.keys or self.floor or self.exact or self.wild)
+
+    def parts(self) -> Parts:
+        """The rules by kind, best first (sorted copies: the draft is left as it is)."""
+        return Parts(sorted(self.floor, reverse=True), sorted(zip(self.ranks, self.keys, strict=True), reverse=True),
+                     sorted(self.exact, reverse=True), sorted(self.wild, reverse=True))
+
+
+class _Matcher(NamedTuple):
+    """A :class:`RuleSet` ready to match, built on first use (fields in the order :meth:`RuleSet.best_in`
+    unpacks them)."""
+
     floor_best: Ranked | None  # catch-alls: only the best one can decide
-    prefixes: tuple[str, ...]
-    heads: str  # the distinct first two characters of the prefixes, concatenated (a quick reject)
-    ranks: bytes  # the literal prefixes' ranks, packed as native int64 (immutable, 8 bytes each)
-    exact: tuple[Ranked, ...]
-    exact_best: Mapping[str, int] | None  # read-only view
+    by_head: dict[str, tuple[Ranked, ...]]  # literal prefixes by their first two characters, best first
+    exact_best: dict[str, int] | None  # exact paths (never handed out: a plain dict, the fastest to read)
     wild: tuple[Wild, ...]
     needs: tuple[int, ...]  # with MANY_WILD wildcard rules or more, each one's needs (parallel to wild), else ()
+    floor: tuple[Ranked, ...]
+    exact: tuple[Ranked, ...]
+    literal: int  # how many literal prefixes
+
+
+class RuleSet:
+    """The rules that apply to one agent, ready to match (G4, R1-R6).
+
+    Made by the parser from a group's :class:`Draft`, by :meth:`build` from :class:`Parts`, or by
+    :meth:`merge`. The index a check reads is built when a check first needs it: a crawler asks
+    for one or two of a file's groups, and parsing does not pay for the others. Built, literal
+    prefixes are grouped by their first two characters, so a check tries only the few that
+    share the path's; each wildcard rule keeps a probe, its longest literal segment, which any
+    path it matches must contain, so a search for it (C speed) skips most wildcard rules;
+    wildcard rules are split once (:data:`Wild`): a check splits no pattern.
+
+    Immutable as far as anyone can tell, and safe to share between threads: the first checks to
+    find no index build one each from the draft (pure, so the builds are equal), each stores it
+    in one assignment, and the draft is let go only after an index is stored.
+    """
+
+    __slots__ = ("_can_disallow", "_draft", "_index", "_sources", "_written")
+
+    def __init__(self, draft: Draft | None, written: Mapping[int, str] | None, can_disallow: bool,
+                 sources: tuple[RuleSet, ...] = ()) -> None:
+        self._draft = draft
+        self._sources = sources  # a merge: the rule sets whose union this is
+        self._index: _Matcher | None = None
+        self._written = written
+        self._can_disallow = can_disallow  # read directly by RobotsTxt.allowed, the hot path
+
+    @property
+    def written(self) -> Mapping[int, str] | None:
+        """The values as written of the rules where they differ from the pattern, by line."""
+        return self._written
+
+    @property
+    def can_disallow(self) -> bool:
+        """Whether a disallow rule with a non-empty pattern is among the rules (else every path is allowed, R1)."""
+        return self._can_disallow
+
+    def __eq__(self, other: object) -> bool:
+        """Equal rules (the same rules, lines and values as written), built or not, however made."""
+        if not isinstance(other, RuleSet):
+            return NotImplemented
+        return other is self or (self._can_disallow == other._can_disallow and self._written == other._written
+                                 and self.parts() == other.parts())
+
+    def __hash__(self) -> int:
+        return hash((self.sizes(), self._can_disallow))
+
+    def __repr__(self) -> str:
+        literal, other = self.sizes()
+        return f"RuleSet({literal} literal prefixes, {other} other rules)"
 
     @classmethod
     def build(cls, parts: Parts, written: Mapping[int, str] | None, can_disallow: bool | None = None) -> RuleSet:
-        """From ``parts`` with every list sorted best first (``can_disallow`` if the caller knows it)."""
-        shared: dict[int, int] | None = {} if len(parts.wild) >= MANY_WILD else None
-        wild = tuple([compile_wild(r, text, shared) for r, text in parts.wild])
-        return cls._build(parts, wild, written, can_disallow)
-
-    @classmethod
-    def _build(
-        cls, parts: Parts, wild: tuple[Wild, ...], written: Mapping[int, str] | None, can_disallow: bool | None
-    ) -> RuleSet:
-        """:meth:`build` with the wildcard rules already compiled (``parts.wild`` is not read)."""
-        floor, literal, exact, _ = parts
+        """From ``parts`` (each list in any order; ``can_disallow`` if the caller knows it)."""
+        draft = Draft()
+        draft.floor.extend(parts.floor)
+        draft.ranks.extend(r for r, _ in parts.literal)
+        draft.keys.extend(key for _, key in parts.literal)
+        draft.exact.extend(parts.exact)
+        draft.wild.extend(parts.wild)
         if can_disallow is None:
-            can_disallow = any(disallows(r) for kind in (floor, literal, exact) for r, _ in kind) or any(
-                disallows(w[0]) for w in wild
-            )
-        best: Mapping[str, int] | None = None
-        if exact:
-            table: dict[str, int] = {}
-            for r, key in exact:
-                table.setdefault(key, r)  # best first: the first one counts
-            best = MappingProxyType(table)
-        if written is not None and not isinstance(written, MappingProxyType):
-            written = MappingProxyType(written)
-        return _new_ruleset(
-            cls,
-            (
-                written,
-                can_disallow,
-                tuple(floor),
-                floor[0] if floor else None,
-                tuple(map(itemgetter(1), literal)),
-                "".join(dict.fromkeys([key[:2] for _, key in literal])),
-                array("q", list(map(itemgetter(0), literal))).tobytes() if literal else b"",
-                tuple(exact),
-                best,
-                wild,
-                tuple(map(itemgetter(4), wild)) if len(wild) >= MANY_WILD else (),
-            ),
-        )
-
-    @property
-    def parts(self) -> Parts:
-        """The rules by kind, best first (what :meth:`merge` and :meth:`ranked` read)."""
-        return Parts(
-            list(self.floor),
-            list(zip((r for (r,) in _RANK.iter_unpack(self.ranks)), self.prefixes, strict=True)),
-            list(self.exact),
-            [(w[0], wild_text(w[1], w[2])) for w in self.wild],
-        )
+            can_disallow = any(disallows(r) for kind in parts for r, _ in kind)
+        return cls(draft, _frozen(written), can_disallow)
 
     @classmethod
     def merge(cls, rulesets: Iterable[RuleSet]) -> RuleSet:
-        """G4: the union of several groups' rules, still best first."""
-        rulesets = list(rulesets)
-        if len(rulesets) == 1:
-            return rulesets[0]
+        """G4: the union of several groups' rules (built when first matched)."""
+        sources = tuple(rulesets)
+        if len(sources) == 1:
+            return sources[0]
         written: dict[int, str] = {}
-        for rs in rulesets:
+        for rs in sources:
             written.update(rs.written or {})
-        literals = [list(zip((r for (r,) in _RANK.iter_unpack(rs.ranks)), rs.prefixes, strict=True)) for rs in rulesets]
-        merged = Parts(
-            list(heapq.merge(*(rs.floor for rs in rulesets), reverse=True)),
-            list(heapq.merge(*literals, reverse=True)),
-            list(heapq.merge(*(rs.exact for rs in rulesets), reverse=True)),
-            [],
+        return cls(None, _frozen(written or None), any(rs.can_disallow for rs in sources), sources)
+
+    @property
+    def built(self) -> bool:
+        """Whether the index a check reads has been built (for tests and the memory model)."""
+        return self._index is not None
+
+    def parts(self) -> Parts:
+        """The rules by kind, best first (what :meth:`ranked` reads), as new lists."""
+        index = self._index
+        if index is None:
+            draft = self._draft
+            if draft is not None:
+                return draft.parts()
+            index = self._build()  # a merge, or built meanwhile by another thread
+        return Parts(
+            list(index.floor),
+            _literal(index),
+            list(index.exact),
+            [(w[0], wild_text(w[1], w[2])) for w in index.wild],
         )
-        # Ranks are unique within a file (they hold the line): the compiled rules merge on rank alone.
-        wild = tuple(heapq.merge(*(rs.wild for rs in rulesets), key=itemgetter(0), reverse=True))
-        return cls._build(merged, wild, written or None, None)
+
+    def sizes(self) -> tuple[int, int]:
+        """``(literal prefixes, other rules)``: what the rules cost, built or not (the client's
+        memory model reads it)."""
+        index = self._index
+        if index is not None:
+            return index.literal, len(index.floor) + len(index.exact) + len(index.wild)
+        draft = self._draft
+        if draft is not None:
+            return len(draft.keys), len(draft.floor) + len(draft.exact) + len(draft.wild)
+        if self._sources:
+            counts = [rs.sizes() for rs in self._sources]
+            return sum(c[0] for c in counts), sum(c[1] for c in counts)
+        return self.sizes()  # built meanwhile by another thread
+
+    def _build(self) -> _Matcher:
+        """Build, store and return the index (see the class: safe when threads race here)."""
+        index = self._index
+        if index is not None:
+            return index
+        draft = self._draft
+        if draft is not None:
+            index = _index(draft.parts())
+        elif self._sources:
+            index = _merged_index(self._sources)
+        else:  # another thread stored an index, then let the draft go
+            index = self._index
+            assert index is not None
+            return index
+        self._index = index
+        self._draft = None
+        return index
 
     def best(self, path: str) -> Ranked | None:
         """The deciding (rank, pattern) for ``path``, or None when no rule matches (R6)."""
-        found = self.floor_best
-        prefixes = self.prefixes
-        # A path starting with a prefix starts with the prefix's first two characters, its head.
-        # Every path starts with "/", so a prefix that can match one has two characters or more
-        # ("/" is a catch-all, and a one-character prefix such as "a" never matches): the path's
-        # first two characters standing in the joined heads is a necessary condition (a chance
-        # match across two heads only costs the full test).
-        if prefixes and path[:2] in self.heads and path.startswith(prefixes):
-            for key in prefixes:
-                if path.startswith(key):
-                    r = _RANK.unpack_from(self.ranks, 8 * prefixes.index(key))[0]  # first of equal keys: the best
-                    if found is None or r > found[0]:
-                        found = (r, key)  # without its trailing "*"s, if any (see Ranked)
-                    break
-        if self.exact_best:
-            hit = self.exact_best.get(path)
+        index = self._index
+        if index is None:
+            index = self._build()
+        found, by_head, exact_best, wild, needs, _, _, _ = index
+        # Every path starts with "/", so a literal prefix that can match one has two characters or
+        # more ("/" is a catch-all; a one-character prefix such as "a" never matches): only the
+        # prefixes with the path's first two characters can match, tried best first.
+        if by_head:
+            sharing = by_head.get(path[:2])
+            if sharing is not None:
+                for item in sharing:
+                    if path.startswith(item[1]):
+                        if found is None or item[0] > found[0]:
+                            found = item  # without its trailing "*"s, if any (see Ranked)
+                        break
+        if exact_best:
+            hit = exact_best.get(path)
             if hit is not None and (found is None or hit > found[0]):
                 found = (hit, path + "$")
-        wild = self.wild
         if wild and (found is None or wild[0][0] > found[0]):
             candidates: Iterable[Wild] = wild
-            if self.needs:
+            if needs:
                 # Many wildcard rules: skip, at C speed, those needing a character the path lacks
                 # (needs & ~have != 0).
                 lacks = _ALL_ASCII ^ _mask(path)
-                candidates = compress(wild, map(not_, map(lacks.__and__, self.needs)))
+                candidates = compress(wild, map(not_, map(lacks.__and__, needs)))
             for r, segments, anchored, probe, _ in candidates:
                 if found is not None and r <= found[0]:
                     break
@@ -238,16 +314,67 @@ class RuleSet(NamedTuple):
 
     def rule(self, found: Ranked) -> Rule:
         """The :class:`Rule` for a result of :meth:`best`."""
-        return make_rule(found, self.written)
+        return make_rule(found, self._written)
 
     def ranked(self) -> Iterator[Ranked]:
         """Every rule as (rank, pattern), best first (a literal prefix without its trailing ``*``s)."""
-        floor, literal, exact, wild = self.parts
+        floor, literal, exact, wild = self.parts()
         return heapq.merge(floor, literal, ((r, key + "$") for r, key in exact), wild, reverse=True)
 
 
-_RANK = struct.Struct("=q")
+def _frozen(written: Mapping[int, str] | None) -> Mapping[int, str] | None:
+    """``written`` as a read-only view (None stays None)."""
+    if written is not None and not isinstance(written, MappingProxyType):
+        return MappingProxyType(written)
+    return written
+
+
+def _merged_index(sources: tuple[RuleSet, ...]) -> _Matcher:
+    """G4: the index of the union of ``sources``, from theirs (built first if need be): the lists
+    merge best first on rank alone (ranks are unique within a file: they hold the line), and the
+    wildcard rules, split once, are reused."""
+    each = [rs._index or rs._build() for rs in sources]
+    parts = Parts(
+        list(heapq.merge(*(ix.floor for ix in each), reverse=True)),
+        list(heapq.merge(*map(_literal, each), reverse=True)),
+        list(heapq.merge(*(ix.exact for ix in each), reverse=True)),
+        [],
+    )
+    return _index(parts, tuple(heapq.merge(*(ix.wild for ix in each), key=itemgetter(0), reverse=True)))
+
+
+def _index(parts: Parts, wild: tuple[Wild, ...] | None = None) -> _Matcher:
+    """The index :meth:`RuleSet.best_in` reads, from ``parts`` with every list sorted best first
+    (``wild``: the wildcard rules already split, then ``parts.wild`` is not read)."""
+    floor, literal, exact, wild_rules = parts
+    if wild is None:
+        shared: dict[int, int] | None = {} if len(wild_rules) >= MANY_WILD else None
+        wild = tuple([compile_wild(r, text, shared) for r, text in wild_rules])
+    best: dict[str, int] | None = None
+    if exact:
+        best = {}
+        for r, key in exact:
+            best.setdefault(key, r)  # best first: the first one counts
+    heads: dict[str, list[Ranked]] = {}
+    for item in literal:  # best first, so each list is too
+        heads.setdefault(item[1][:2], []).append(item)
+    return _Matcher(
+        floor[0] if floor else None,
+        {head: tuple(items) for head, items in heads.items()},
+        best,
+        wild,
+        tuple(map(itemgetter(4), wild)) if len(wild) >= MANY_WILD else (),
+        tuple(floor),
+        tuple(exact),
+        len(literal),
+    )
+
+
+def _literal(index: _Matcher) -> list[Ranked]:
+    """The literal prefixes of ``index``, best first."""
+    return sorted([item for items in index.by_head.values() for item in items], reverse=True)
+
+
 _ALL_ASCII = (1 << 128) - 1
 
-_new_ruleset = tuple.__new__  # one allocation per group (RuleSet(...) would add a Python frame)
-EMPTY: RuleSet = RuleSet.build(Parts([], [], [], []), None)  # the rules of no group: allows everything
+EMPTY: RuleSet = RuleSet.build(Parts([], [], [], []), None, False)  # the rules of no group: allows everything

@@ -9,8 +9,9 @@ group when they stand in one (N2).
 :func:`build_model` reads the lines once. Lines spelt the usual way ("Disallow: /x") take a
 fast path; every other line goes through :func:`robotrules.core.lexer.tokenize_line`, and
 the fast path gives the same result for the lines it takes (a property test pins that). Each
-rule is ranked and sorted into its match kind as it is read, so a group's
-:class:`~robotrules.core.matcher.RuleSet` is ready when the group closes. The linter builds its
+rule is ranked and put in the list of its match kind as it is read (a
+:class:`~robotrules.core.matcher.Draft`); a group's :class:`~robotrules.core.matcher.RuleSet` sorts
+and indexes them when a check first asks for that group. The linter builds its
 model with :func:`build_model_from_lines` and keeps the events of that same pass.
 """
 
@@ -21,7 +22,7 @@ from typing import NamedTuple
 from robotrules.core import lexer
 from robotrules.core.agents import is_global_agent, product_token
 from robotrules.core.lexer import ALLOW, BLANK, DISALLOW, INVALID, SITEMAP, USER_AGENT, WS
-from robotrules.core.matcher import Parts, RuleSet, classify
+from robotrules.core.matcher import Draft, RuleSet, classify
 from robotrules.core.modes import Mode
 from robotrules.core.pattern import google_escape, rfc_normalise_pattern
 from robotrules.core.rules import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Rule, make_rule, rank
@@ -95,12 +96,12 @@ def text(value: str) -> str:
 class _Open:
     """The group under construction, its rules already sorted into their kinds."""
 
-    __slots__ = ("agents", "can_disallow", "extensions", "line", "parts", "written")
+    __slots__ = ("agents", "can_disallow", "draft", "extensions", "line", "written")
 
     def __init__(self, line: int) -> None:
         self.line = line
         self.agents: list[str] = []
-        self.parts = Parts([], [], [], [])
+        self.draft = Draft()
         self.written: dict[int, str] | None = None
         self.extensions: list[Extension] = []
         self.can_disallow = False  # a disallow rule with a non-empty pattern was read
@@ -114,10 +115,7 @@ class _Open:
                 is_global = True
             else:
                 tokens.add(product_token(agent))
-        for kind in self.parts:
-            if len(kind) > 1:
-                kind.sort(reverse=True)  # ranks are unique (one line each): patterns never compare
-        ruleset = RuleSet.build(self.parts, self.written, self.can_disallow)
+        ruleset = RuleSet(self.draft, self.written, self.can_disallow)  # indexed when first matched
         return Group(self.line, tuple(self.agents), tuple(sorted(tokens)), is_global, ruleset, tuple(self.extensions))
 
 
@@ -169,8 +167,8 @@ def build_model_from_lines(
     outside: list[Extension] = []
     orphans: list[int] = []
     current: _Open | None = None
-    parts = Parts([], [], [], [])
-    floor, literal = parts.floor, parts.literal
+    draft = Draft()
+    floor, ranks, keys = draft.floor, draft.ranks, draft.keys
     seen: dict[str, str] = {}
     n = 0
     for line in lines:
@@ -219,29 +217,31 @@ def build_model_from_lines(
             if kind == DISALLOW and size:
                 current.can_disallow = True
             if "*" in pattern or "$" in pattern:
-                classify(parts, r, pattern, wildcards)
+                classify(draft, r, pattern, wildcards)
             # What classify() does with a pattern without "*" and "$", inlined:
             elif size > 1:
+                ranks.append(r)
                 # Files often repeat one rule list for several agents: keep one copy of each path.
-                literal.append((r, seen.setdefault(pattern, pattern)))
+                keys.append(seen.setdefault(pattern, pattern))
             elif pattern == "/" or not pattern:  # matches every path
                 floor.append((r, pattern))
             else:
-                literal.append((r, pattern))
+                ranks.append(r)
+                keys.append(pattern)
             if kind == ALLOW and index_html and "index.htm" in value:
                 implied = _index_html(pattern, n)
                 if implied is not None:
-                    classify(parts, implied[0], implied[1], wildcards)
+                    classify(draft, implied[0], implied[1], wildcards)
                     if current.written is None:
                         current.written = {}
                     current.written[n] = text(value)  # both rules of the line show it as written
         elif kind == USER_AGENT:
-            if current is None or any(parts):
+            if current is None or draft.has_rules():
                 if current is not None:
                     groups.append(current.close(mode))
                 current = _Open(n)
-                parts = current.parts
-                floor, literal = parts.floor, parts.literal
+                draft = current.draft
+                floor, ranks, keys = draft.floor, draft.ranks, draft.keys
             current.agents.append(text(value))
         elif kind == SITEMAP:
             sitemaps.append(text(value))

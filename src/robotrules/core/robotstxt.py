@@ -112,7 +112,7 @@ class RobotsTxt:
             if "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
                 warn_url(url)
             ruleset = (selected or self._fallback).ruleset
-            if not ruleset.can_disallow:  # e.g. no rules, or only "disallow:" (R1)
+            if not ruleset._can_disallow:  # e.g. no rules, or only "disallow:" (R1); the property, without its call
                 return True
             found = ruleset.best(path_params_query(url))
             # rules.verdict(found), inlined with its constants: this is the per-URL hot path.

@@ -56,6 +56,7 @@ __all__ = [
     "canonical_host",
     "is_robots_url",
     "path_params_query",
+    "path_span",
     "robots_scope",
     "robots_url",
 ]
@@ -82,19 +83,51 @@ def path_params_query(url: str) -> str:
     gets a leading "/". Google-specific: the reference sees the URL as a C string, so a NUL
     ends it. Pure; never raises.
     """
-    # Fast path, exact for what it takes: "letters://host/..." with no '?', ';' or '#' in host.
-    scheme, sep, rest = url.partition("://")
-    if sep and scheme.isalpha():
-        host, slash, path = rest.partition("/")
-        if "?" not in host and ";" not in host and "#" not in host:
-            if not slash:  # "https://host": no path at all
-                return "/"
-            if "#" in path:
-                path = path[: path.index("#")]
-            if "\0" in path:
-                path = path[: path.index("\0")]
-            return "/" + path
+    span = path_span(url)  # the usual URLs: the path is one slice (the whole string: no copy at all)
+    if span is not None:
+        return url[span[0]:span[1]]
     return _general_path(url)
+
+
+def path_span(url: str) -> tuple[int, int] | None:
+    """Where :func:`path_params_query` of ``url`` stands in ``url``: ``(start, end)`` with
+    ``url[start:end]`` equal to it, so the matcher reads it in place (R3); None when it is not a
+    slice of ``url`` (no path at all, a path given a leading "/", a host holding ``?``, ``;`` or
+    ``#``: then :func:`path_params_query` makes it). Pure; never raises.
+    """
+    if url.startswith("https://"):  # the usual schemes first: no scheme to read
+        mark = 5
+    elif url.startswith("http://"):
+        mark = 4
+    else:
+        mark = url.find("://")
+        if mark <= 0:
+            if url[:1] == "/" and url[1:2] != "/":  # a bare path
+                return _path_end(url, 0)
+            return None
+        if not url[:mark].isalpha():
+            return None
+    start = url.find("/", mark + 3)
+    if start < 0:
+        return None
+    host = url[mark + 3:start]
+    if "?" in host or ";" in host or "#" in host:
+        return None
+    return _path_end(url, start)
+
+
+def _path_end(url: str, start: int) -> tuple[int, int]:
+    """``(start, end)``: the path from ``start`` to a ``#`` or a NUL (the reference reads a C string)."""
+    end = len(url)
+    if "#" in url:
+        end = url.find("#", start)
+        if end < 0:
+            end = len(url)
+    if "\0" in url:
+        cut = url.find("\0", start, end)
+        if cut >= 0:
+            end = cut
+    return (start, end)
 
 
 def _general_path(url: str) -> str:
