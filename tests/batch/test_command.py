@@ -39,7 +39,11 @@ def test_batch_exits_0_when_everything_is_allowed(robotrules: Run, world: World,
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert (summary["rows"], summary["allowed"], summary["disallowed"]) == (4, 4, 0)
-    assert (tmp_path / "out.csv").read_text().startswith("url,agent,allowed,line,rule,robots_url,robots_status,reason")
+    written = pandas.read_csv(tmp_path / "out.csv", keep_default_na=False)
+    assert list(written.columns) == ["url", "agent", "allowed", "line", "rule", "robots_url", "robots_status", "reason",
+                                     "robots_outcome"]
+    assert set(zip(written["robots_status"], written["robots_outcome"], strict=True)) == {(404, "allow_all"),
+                                                                                         (200, "not_robots_txt")}
 
 
 def test_batch_reads_urls_from_standard_input(robotrules: Run, world: World) -> None:

@@ -204,5 +204,5 @@ def test_a_crawler_that_ignores_the_global_group_is_decided_without_it_in_batch_
     rows = decide_url("https://site.test/page", ("AdsBot-Google", "Googlebot"), gov, reader=PreferenceReader(gov))
     ads, google = rows
     assert ads[2] is True and ads[3] == 0 and ads[7].endswith("AdsBot-Google ignores the group 'user-agent: *'")
-    assert ads[8:] == (None, None, None)
+    assert ads[len(COLUMNS):] == (None, None, None)
     assert google[2] is False and google[3] == 2

@@ -140,3 +140,33 @@ def test_a_revisit_record_takes_the_body_of_the_response_it_refers_to(tmp_path: 
     frame = batch.decide(["https://b.example/old", "https://c.example/old"], robots=path)
     assert frame["allowed"].tolist() == [False, False]
     assert frame["rule"].tolist() == ["Disallow: /old", "Disallow: /old"]
+
+
+LIVE_OUTCOMES = {"ok": "with_rules", "gzip": "with_rules", "chain": "with_rules", "too-long": "redirect_unresolved",
+                 "dead-end": "defer", "missing": "allow_all", "gone": "allow_all", "down": "defer", "error": "defer",
+                 "html": "not_robots_txt", "big": "with_rules", FAILED: "defer"}
+"""Each live site's class of its robots.txt fetch, as a live batch row says it."""
+
+
+def test_live_batch_rows_carry_the_class_of_the_live_fetch_as_the_archive_of_the_same_answers(world: World) -> None:
+    """F1-F9, beside the verdict: a live batch row's ``robots_outcome`` is the class of what the
+    fetch got (a 404 and a 410 allow_all, a 503, a 500 and a refused connection defer, an HTML
+    200 not_robots_txt, a chain past the hop limit redirect_unresolved); the WARC of the same
+    answers gives every row the same class, but for a redirect to a host where nothing listens:
+    live the fetch of its target failed (defer, F8), the archive holds no answer for the target
+    (redirect_unresolved)."""
+    urls = world.urls()
+    client = RobotsClient(MemoryStore(), policy=Policy(fetch_timeout=5.0))
+    try:
+        live = batch.decide(urls, ["FooBot", "*"], client=client, processes=1)
+    finally:
+        client.close()
+    site_of = {base: name for name, base in world.bases.items()}
+    got = {(site_of["/".join(url.split("/")[:3])], outcome)  # scheme://host:port: the site's base
+           for url, outcome in zip(live["url"], live["robots_outcome"], strict=True)}
+    assert got == set(LIVE_OUTCOMES.items())
+    archived = batch.decide(urls, ["FooBot", "*"], robots=world.warc, processes=1)
+    differ = {url for url, a, b in zip(live["url"], live["robots_outcome"], archived["robots_outcome"], strict=True)
+              if a != b}
+    assert differ == {url for url in urls if url.startswith(world.bases["dead-end"] + "/")}
+    assert set(archived.loc[archived["url"].isin(differ), "robots_outcome"]) == {"redirect_unresolved"}

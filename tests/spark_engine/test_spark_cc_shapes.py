@@ -59,3 +59,25 @@ def test_spark_replays_every_capture_of_a_url_as_the_local_engine(spark: Any, tm
     assert got == sorted(local_rows(refresh, None, pages), key=repr)
     assert {(row[0], row[2]) for row in got if row[1] == "*"} == {("https://c2.example/open", True),
                                                                   ("https://c2.example/private", False)}
+
+
+@pytest.mark.parametrize("broadcast_limit", [None, 0], ids=["shipped", "shuffled"])
+def test_spark_rows_carry_each_outcome_class_of_their_robots_txt_as_the_local_engine(spark: Any,
+                                                                                     broadcast_limit: int | None) -> None:
+    """F2-F5, F3, C2 beside the verdict, on Spark: every class (forbidden, defer, allow_all,
+    redirect_unresolved, not_robots_txt, no_rules, with_rules, no_capture, and "" for a row with
+    no URL or no robots.txt) is on the ``robots_outcome`` of the rows of the URLs it governs, on
+    both of Spark's paths, row for row the local engine's rows (with the preference columns too)."""
+    from robotrules import spark as rs
+    from robotrules.batch.decide import COLUMNS, row_columns
+    from tests.batch.test_outcomes import BATCH_AGENTS, BATCH_OUTCOMES, BATCH_URLS, CAPTURES, batch_rows
+    from tests.spark_engine.test_spark_engine import captures_df
+
+    urls = spark.createDataFrame([(url,) for url in BATCH_URLS], "url string")
+    result = rs.decide(urls, captures_df(spark, CAPTURES), list(BATCH_AGENTS), broadcast_limit=broadcast_limit,
+                       preferences=True)
+    assert tuple(result.columns) == row_columns(preferences=True)  # the class, then the preference columns
+    got = rs.collect_rows(result)
+    assert got == sorted(batch_rows(preferences=True), key=repr)
+    assert {(row[0], row[1]): row[len(COLUMNS) - 1] for row in got} == {
+        (url, agent): outcome for url, outcome in BATCH_OUTCOMES.items() for agent in BATCH_AGENTS}

@@ -44,12 +44,12 @@ class Block(Sequence[Row]):
 
     __slots__ = ("_rows", "agents", "allowed", "gov_of", "govs", "items", "lines", "notes", "prefs", "texts")
 
-    def __init__(self, agents: tuple[str, ...], govs: list[tuple[str, int, str]], gov_of: array[int],
+    def __init__(self, agents: tuple[str, ...], govs: list[tuple[str, int, str, str]], gov_of: array[int],
                  allowed: bytearray, lines: array[int], texts: dict[tuple[int, int], str],
                  prefs: bytearray | None = None, notes: dict[int, str] | None = None) -> None:
         self.agents = agents
         self.govs = govs
-        """(robots URL, status, reason) of each robots.txt that governed rows of the chunk."""
+        """(robots URL, status, reason, outcome class) of each robots.txt that governed rows of the chunk."""
         self.gov_of = gov_of
         """Per item: its governor's index in :attr:`govs` (a URL with no robots.txt has one too)."""
         self.allowed = allowed
@@ -104,11 +104,11 @@ class Block(Sequence[Row]):
                 url, names = item, agents
             else:
                 url, names = item[0], (item[1],)
-            where, status, reason = govs[g]
+            where, status, reason, outcome = govs[g]
             for agent in names:
                 line = lines[k]
                 append((url, agent, _VALUES[allowed[k]], line, texts[g, line] if line else "", where, status,
-                        notes.get(k, reason) if notes else reason))
+                        notes.get(k, reason) if notes else reason, outcome))
                 k += 1
         prefs = self.prefs
         if prefs is not None:  # rows with the preference columns, after those of Row
@@ -152,6 +152,7 @@ class Block(Sequence[Row]):
             "robots_url": pa.array([g[0] for g in self.govs], pa.string()).take(gov),
             "robots_status": pa.array([g[1] for g in self.govs], pa.int64()).take(gov),
             "reason": pa.array([g[2] for g in self.govs], pa.string()).take(gov),
+            "robots_outcome": pa.array([g[3] for g in self.govs], pa.string()).take(gov),
         }
         if self.notes:  # A8: the few rows decided without the "*" group say so
             reasons = columns["reason"].to_pylist()
@@ -180,7 +181,7 @@ class BlockBuilder:
         self._last_reader: PreferenceReader | None = None
         self._index: dict[int, int] = {}  # id(Governing), or id(None) -> index in govs
         self._governors: list[Governing | None] = []  # by index (and kept alive: ids stay valid)
-        self.govs: list[tuple[str, int, str]] = []
+        self.govs: list[tuple[str, int, str, str]] = []
         self.gov_of: array[int] = array("i")
         self._gov_rows: array[int] = array("i")
         self._found: list[tuple[int, int]] = []  # per row: (verdict code, line)
@@ -241,7 +242,8 @@ class BlockBuilder:
         if index is None:
             index = self._index[id(gov)] = len(self.govs)
             self._governors.append(gov)
-            self.govs.append(("", 0, NO_ROBOTS) if gov is None else (gov.robots_url, gov.status, gov.reason))
+            self.govs.append(("", 0, NO_ROBOTS, "") if gov is None
+                             else (gov.robots_url, gov.status, gov.reason, gov.outcome))
         self._last, self._last_tokens, self._last_index = gov, tokens, index
         self._last_rules = None if gov is None else gov.rules_for(tokens)
         if self._prefs is not None:

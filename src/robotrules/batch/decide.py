@@ -99,8 +99,9 @@ def no_url(url: str) -> bool:
 
 
 NO_URL_GOVERNING = Governing("", "unknown", 0, NO_URL)
-"""What "governs" a row without a URL: nothing, with the reason :data:`NO_URL` (engines that
-group rows by their governor give these rows this one)."""
+"""What "governs" a row without a URL: nothing, with the reason :data:`NO_URL` and no outcome
+class ("": no robots.txt was fetched; engines that group rows by their governor give these rows
+this one)."""
 
 
 def verdict_of(gov: Governing) -> bool | None:
@@ -192,9 +193,9 @@ _NOTHING = _Plan(False)
 def decide_url(url: str, agents: Sequence[str], gov: Governing | None, tokens: Sequence[str] | None = None, *,
                reader: PreferenceReader | None = None) -> list[Row]:
     """The rows for ``url`` and each of ``agents``, in order, under ``gov`` (None: the URL has no
-    robots.txt). ``tokens``: the agents' product tokens, when the caller has them already.
-    ``reader`` (one made for ``gov``): the rows end with the preference columns
-    (:data:`PREFERENCE_FIELDS`).
+    robots.txt, so its rows' ``robots_outcome`` is ""; else it is ``gov.outcome``). ``tokens``:
+    the agents' product tokens, when the caller has them already. ``reader`` (one made for
+    ``gov``): the rows end with the preference columns (:data:`PREFERENCE_FIELDS`).
 
     One path extraction per URL and one match per group, however many agents (RobotsTxt.verdicts).
     """
@@ -202,22 +203,22 @@ def decide_url(url: str, agents: Sequence[str], gov: Governing | None, tokens: S
     robots = gov.robots if gov is not None else None
     if gov is None:
         reason = NO_URL if no_url(url) else NO_ROBOTS
-        rows = [(url, agent, None, 0, "", "", 0, reason) for agent in agents]
+        rows = [(url, agent, None, 0, "", "", 0, reason, "") for agent in agents]
     elif robots is None:
         allowed = verdict_of(gov)
-        rows = [(url, agent, allowed, 0, "", gov.robots_url, gov.status, gov.reason) for agent in agents]
+        rows = [(url, agent, allowed, 0, "", gov.robots_url, gov.status, gov.reason, gov.outcome) for agent in agents]
     else:
         tokens = tokens if tokens is not None else [token_of(agent) for agent in agents]
         found = robots.verdicts(url, tokens)
-        texts, where, status, reason = gov.texts, gov.robots_url, gov.status, gov.reason
-        rows = [(url, agent, allowed, line, texts[line], where, status, reason)
+        texts, where, status, reason, outcome = gov.texts, gov.robots_url, gov.status, gov.reason, gov.outcome
+        rows = [(url, agent, allowed, line, texts[line], where, status, reason, outcome)
                 for agent, (allowed, line) in zip(agents, found, strict=True)]
         for at in ignoring_at(tokens if isinstance(tokens, tuple) else tuple(tokens)):
             decision = robots.check(url, tokens[at])  # A8: decided without the "*" group, and the row says so
             if decision.agent == "*":
                 decision = robots.check(url, tokens[at], global_group=False)
                 rows[at] = (url, agents[at], decision.allowed, decision.line, texts[decision.line], where,
-                            status, f"{reason}; {agents[at]} ignores the group 'user-agent: *'")
+                            status, f"{reason}; {agents[at]} ignores the group 'user-agent: *'", outcome)
     if reader is None:
         return rows
     if robots is None:

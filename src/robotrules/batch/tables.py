@@ -26,7 +26,7 @@ import os
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any, cast
 
-from robotrules.answers import Row, arrow_schema
+from robotrules.answers import COLUMNS, Row, arrow_schema
 from robotrules.batch.block import Block
 from robotrules.batch.decide import Item, row_columns, row_fields
 from robotrules.batch.sources import SourceError, table_rows
@@ -146,7 +146,8 @@ class RowWriter:
                 schema=schema))
         elif self._csv is not None:
             if self.preferences:
-                self._csv.writerows((row[0], row[1], _csv_bool(row[2]), *row[3:8], *map(_csv_bool, row[8:]))
+                width = len(COLUMNS)  # then the preference columns, nullable booleans too
+                self._csv.writerows((row[0], row[1], _csv_bool(row[2]), *row[3:width], *map(_csv_bool, row[width:]))
                                     for row in rows)
             else:
                 self._csv.writerows((row[0], row[1], _csv_bool(row[2]), *row[3:]) for row in rows)

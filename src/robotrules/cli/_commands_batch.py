@@ -40,8 +40,10 @@ gzip member) is an error naming the file and the byte; --skip-bad-records goes o
 damaged records and counts them in the summary.
 
 The rows go to --output (.parquet, .csv, .jsonl, .csv.gz, .jsonl.gz) with the columns url,
-agent, allowed, line, rule, robots_url, robots_status and reason, one row for each input row and
-agent (a row with an empty url is kept, with the reason "invalid URL"); a summary line follows.
+agent, allowed, line, rule, robots_url, robots_status, reason and robots_outcome (what the fetch
+of the robots.txt got: with_rules, no_rules, allow_all, forbidden, defer, redirect_unresolved,
+not_robots_txt or no_capture), one row for each input row and agent (a row with an empty url is
+kept, with the reason "invalid URL"); a summary line follows.
 --preferences adds the columns train_ai, search and ai_input: the URL's AI-use preferences for
 the agent, from the Content-Usage and Content-Signal lines of its robots.txt (true: allowed,
 false: disallowed, empty: unknown, or not applicable because the URL may not be crawled).

@@ -7,7 +7,8 @@ agent of the job), with the rules each tuple of agents obeys selected once per r
 :class:`~robotrules.core.robotstxt.AgentRules`). :class:`Columns` keeps only what differs from
 row to row (a verdict code, the deciding line, the index of the robots.txt that governs it, the
 preference codes) and makes the output batch column by column with Arrow's ``take``; the strings
-shared by many rows (the robots URL, the reason, the deciding line as written) are made once.
+shared by many rows (the robots URL, the reason, the outcome class, the deciding line as
+written) are made once.
 
 Every row is the one :func:`robotrules.batch.decide.decide_url` makes for the same URL, agents
 and :class:`~robotrules.batch.decide.Governing`: the verdicts of ``AgentRules``, A8 (a crawler
@@ -70,7 +71,7 @@ class Columns:
                  "_last_rules", "_last_tokens", "_owners", "_prefs", "_readers", "_rows", "govs")
 
     def __init__(self, preferences: bool = False) -> None:
-        self.govs: list[tuple[str, int, str]] = []  # by index: (robots URL, status, reason)
+        self.govs: list[tuple[str, int, str, str]] = []  # by index: (robots URL, status, reason, outcome class)
         self._owners: list[Governing | None] = []  # by index: the Governing (kept alive: ids stay valid)
         self._index: dict[tuple[int, str], int] = {}  # (id(governor), the agent an A8 note names) -> index
         self._readers: dict[int, PreferenceReader] = {}
@@ -94,7 +95,7 @@ class Columns:
         if index is None:
             index = self._index[key] = len(self.govs)
             self._owners.append(gov)
-            self.govs.append(("", 0, reason) if gov is None else (gov.robots_url, gov.status, reason))
+            self.govs.append(("", 0, reason, "") if gov is None else (gov.robots_url, gov.status, reason, gov.outcome))
         return index
 
     def _switch(self, url: str, gov: Governing | None, tokens: tuple[str, ...]) -> None:
@@ -181,6 +182,7 @@ class Columns:
             "robots_url": pa.array([g[0] for g in self.govs], pa.string()).take(gov),
             "robots_status": pa.array([g[1] for g in self.govs], pa.int32()).take(gov),
             "reason": pa.array([g[2] for g in self.govs], pa.string()).take(gov),
+            "robots_outcome": pa.array([g[3] for g in self.govs], pa.string()).take(gov),
         }
         for f in schema:  # any other column of the robots.txt that governs the row (one value per governor)
             if f.name not in columns and f.name not in PREFERENCE_COLUMNS:

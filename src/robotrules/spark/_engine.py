@@ -101,7 +101,7 @@ def run(job: RunJob) -> Summary:
     frame = (pandas.read_parquet(output) if fmt == "parquet" else pandas.read_csv(output) if fmt == "csv"
              else pandas.read_json(output, lines=True))
     for value in frame["allowed"].tolist():
-        counts.add([("", "", None if _blank(value) else bool(value), 0, "", "", 0, "")])
+        counts.add([("", "", None if _blank(value) else bool(value), 0, "", "", 0, "", "")])
     return Summary(counts.rows, counts.allowed, counts.disallowed, counts.unknown, time.perf_counter() - started,
                    output, "spark", tuple(skipped or ()))
 
