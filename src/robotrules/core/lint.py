@@ -112,6 +112,11 @@ class Diagnostic:
     column: int = 0
     fix: str | None = None
 
+    def __reduce__(self) -> tuple[type[Diagnostic], tuple[int, str, str, str, int, str | None]]:
+        """Pickled as its fields, rebuilt by the constructor (the compiled core's frozen classes
+        accept no attribute writes, not even from pickle)."""
+        return (Diagnostic, (self.line, self.severity, self.code, self.message, self.column, self.fix))
+
     def __str__(self) -> str:
         where = f"line {self.line}" if self.line else "file"
         if self.line and self.column:

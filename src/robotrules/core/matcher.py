@@ -141,7 +141,8 @@ class _Matcher(NamedTuple):
     unpacks them)."""
 
     floor_best: Ranked | None  # catch-alls: only the best one can decide
-    by_head: dict[str, tuple[Ranked, ...]]  # literal prefixes by their first two characters, best first
+    by_head: dict[str, tuple[tuple[str, ...], tuple[Ranked, ...]]]  # first two characters -> the literal
+    # prefixes starting with them, best first: their texts (one C-speed test of them all) and (rank, prefix)
     exact_best: dict[str, int] | None  # exact paths (never handed out: a plain dict, the fastest to read)
     wild: tuple[Wild, ...]
     needs: tuple[int, ...]  # with MANY_WILD wildcard rules or more, each one's needs (parallel to wild), else ()
@@ -168,8 +169,8 @@ class RuleSet:
 
     __slots__ = ("_can_disallow", "_draft", "_index", "_sources", "_written")
 
-    def __init__(self, draft: Draft | None, written: Mapping[int, str] | None, can_disallow: bool,
-                 sources: tuple[RuleSet, ...] = ()) -> None:
+    def __init__(self, draft: Draft | None = None, written: Mapping[int, str] | None = None, can_disallow: bool = False,
+                 sources: tuple[RuleSet, ...] = ()) -> None:  # defaults: unpickling a compiled one calls RuleSet()
         self._draft = draft
         self._sources = sources  # a merge: the rule sets whose union this is
         self._index: _Matcher | None = None
@@ -286,9 +287,9 @@ class RuleSet:
         # more ("/" is a catch-all; a one-character prefix such as "a" never matches): only the
         # prefixes with the path's first two characters can match, tried best first.
         if by_head:
-            sharing = by_head.get(path[:2])
-            if sharing is not None:
-                for item in sharing:
+            head = path[:2]
+            if head in by_head and path.startswith(by_head[head][0]):  # two dict operations, no call
+                for item in by_head[head][1]:
                     if path.startswith(item[1]):
                         if found is None or item[0] > found[0]:
                             found = item  # without its trailing "*"s, if any (see Ranked)
@@ -360,7 +361,7 @@ def _index(parts: Parts, wild: tuple[Wild, ...] | None = None) -> _Matcher:
         heads.setdefault(item[1][:2], []).append(item)
     return _Matcher(
         floor[0] if floor else None,
-        {head: tuple(items) for head, items in heads.items()},
+        {head: (tuple([key for _, key in items]), tuple(items)) for head, items in heads.items()},
         best,
         wild,
         tuple(map(itemgetter(4), wild)) if len(wild) >= MANY_WILD else (),
@@ -372,7 +373,7 @@ def _index(parts: Parts, wild: tuple[Wild, ...] | None = None) -> _Matcher:
 
 def _literal(index: _Matcher) -> list[Ranked]:
     """The literal prefixes of ``index``, best first."""
-    return sorted([item for items in index.by_head.values() for item in items], reverse=True)
+    return sorted([item for _, items in index.by_head.values() for item in items], reverse=True)
 
 
 _ALL_ASCII = (1 << 128) - 1

@@ -43,6 +43,10 @@ class Mode:
     # L2: agent names match liberally (case-insensitive substring, first matching record wins).
     substring_agent_match: bool
 
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        """Pickled as its name: one :class:`Mode` per name, found again by :func:`get_mode`."""
+        return (get_mode, (self.name,))
+
 
 GOOGLE = Mode(
     name="google",

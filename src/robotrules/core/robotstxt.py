@@ -10,7 +10,7 @@ returns and may be shared freely between threads, tasks and caches.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from robotrules.core import lexer
@@ -42,6 +42,9 @@ Selection = tuple[RuleSet, "tuple[Group, ...]", "str | None"]
 """What group selection yields: the merged rules, the groups they come from, the selecting token."""
 
 _NONE: Selection = (EMPTY, (), None)
+_AGENT_MEMO = 16
+"""How many agent strings :meth:`RobotsTxt.allowed` keeps the selected rules of, per parsed file
+(a crawler asks with one or a few; any more are selected on each call)."""
 _NO_GROUP = Merged(EMPTY, ())
 
 
@@ -95,6 +98,12 @@ class RobotsTxt:
     _by_token: Mapping[str, Group | Merged]  # G2/G4: token -> its group or merged groups; never written
     _fallback: Group | Merged  # the "*" group(s)
     _plain: bool  # google mode: URLs and agents used as given (the hot path of allowed())
+    _by_agent: dict[str, RuleSet]  # allowed()'s memo: agent string as given -> the rules it obeys (bounded)
+
+    def __reduce__(self) -> tuple[object, tuple[bytes, str, int]]:
+        """Pickled as its body, mode and size, and parsed again where it is unpickled (the body is
+        all a parse reads; the compiled core's frozen classes accept no attribute writes)."""
+        return (_unpickle, (self.body, self.mode, self.size))
 
     # -- the questions -------------------------------------------------------------------
 
@@ -106,12 +115,11 @@ class RobotsTxt:
         the reference decides it, with a :class:`~robotrules.core.agents.RobotsInputWarning`.
         """
         if self._plain and type(user_agent) is str and type(url) is str:  # hot path: google mode, one agent
-            selected = self._by_token.get(user_agent.lower()) if user_agent.isascii() else None
-            if selected is None and user_agent not in _SEEN_AGENTS:  # no group names it: a token? (memoised)
-                warn_agent(user_agent)
+            ruleset = self._by_agent.get(user_agent)
+            if ruleset is None:
+                ruleset = self._rules_of(user_agent)
             if "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
                 warn_url(url)
-            ruleset = (selected or self._fallback).ruleset
             if not ruleset._can_disallow:  # e.g. no rules, or only "disallow:" (R1); the property, without its call
                 return True
             found = ruleset.best(path_params_query(url))
@@ -285,6 +293,19 @@ class RobotsTxt:
 
     # -- group selection -----------------------------------------------------------------
 
+    def _rules_of(self, user_agent: str) -> RuleSet:
+        """G2, G3: the rules one agent string obeys, as :meth:`allowed` selects them (warning once
+        when it is no product token), kept for the next call with that string while the memo
+        holds fewer than :data:`_AGENT_MEMO` (a memo of a pure function of the file: equal values
+        whoever writes them, so it is safe to share)."""
+        selected = self._by_token.get(user_agent.lower()) if user_agent.isascii() else None
+        if selected is None and user_agent not in _SEEN_AGENTS:  # no group names it: a token? (memoised)
+            warn_agent(user_agent)
+        ruleset = (selected or self._fallback).ruleset
+        if len(self._by_agent) < _AGENT_MEMO:
+            self._by_agent[user_agent] = ruleset
+        return ruleset
+
     def _select(self, user_agent: UserAgents) -> Selection:
         """G2/G5: the rules for the caller's agent(s), their groups and the token that selected them."""
         agents = (user_agent,) if isinstance(user_agent, str) else tuple(user_agent)
@@ -402,7 +423,14 @@ def parse(body: bytes | str, *, mode: str = "google") -> RobotsTxt:
         by_token,
         fallback,
         not mode_rules.normalise_percent_encoding and not mode_rules.substring_agent_match,
+        {},
     )
+
+
+def _unpickle(body: bytes, mode: str, size: int) -> RobotsTxt:
+    """A pickled :class:`RobotsTxt` again: ``body`` parsed in ``mode``, with its input's ``size``."""
+    robots = parse(body, mode=mode)
+    return robots if robots.size == size else replace(robots, size=size)
 
 
 def selections(groups: tuple[Group, ...], mode: Mode) -> tuple[dict[str, Group | Merged], Group | Merged]:
