@@ -29,3 +29,18 @@ def test_pathological_bench_runs_tiny(tmp_path):
     data = json.loads(out_json.read_text())
     assert data["rules"] == 500 and data["url_length"] == 20
     assert "(a) Disallow:" in done.stdout
+
+
+def test_classes_bench_runs_on_a_few_files_and_reports_each_class(tmp_path):
+    corpus = load_bench("corpus_bench").default_corpus()
+    if not (corpus / "robotfiles").is_dir():
+        pytest.skip(f"corpus absent: {corpus}")
+    pytest.importorskip("protego")
+    out_json = tmp_path / "c.json"
+    done = run_bench("classes_bench", "--corpus", str(corpus), "--limit", "40", "--repeat", "1", "--quiet",
+                     "--json", str(out_json))
+    rows = json.loads(out_json.read_text())["classes"]
+    assert {row["class"] for row in rows} >= {"0-1 user-agent lines", "up to 4 KB"}
+    assert sum(row["files"] for row in rows if "user-agent" in row["class"]) == 40
+    assert all(row["parse_ratio"] > 0 for row in rows)
+    assert "protego" in done.stdout

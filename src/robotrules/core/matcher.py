@@ -117,14 +117,28 @@ class Draft:
     more than a built one. Written by one parser, then only read.
     """
 
-    __slots__ = ("exact", "floor", "keys", "ranks", "wild")
+    __slots__ = ("exact", "floor", "keys", "packed", "ranks", "wild")
 
     def __init__(self) -> None:
         self.floor: list[Ranked] = []
-        self.ranks = array("q")  # the literal prefixes' ranks, parallel to keys
+        self.ranks: list[int] = []  # the literal prefixes' ranks while the group is read, parallel to keys
+        self.packed = _NO_RANKS  # the same, packed (8 bytes each) once it is read (:meth:`pack`)
         self.keys: list[str] = []
         self.exact: list[Ranked] = []
         self.wild: list[Ranked] = []
+
+    def pack(self) -> None:
+        """The group is read: keep its literal ranks packed (a list of ints costs five times as much)
+        and let its empty lists go (one shared empty list stands for them: nothing writes a packed draft)."""
+        if self.ranks:
+            self.packed = array("q", self.ranks)
+        self.ranks = _NO_LIST
+        if not self.floor:
+            self.floor = _NO_RULES
+        if not self.exact:
+            self.exact = _NO_RULES
+        if not self.wild:
+            self.wild = _NO_RULES
 
     def has_rules(self) -> bool:
         """Whether any allow or disallow line was read (G1: a user-agent line after one starts a group)."""
@@ -132,7 +146,8 @@ class Draft:
 
     def parts(self) -> Parts:
         """The rules by kind, best first (sorted copies: the draft is left as it is)."""
-        return Parts(sorted(self.floor, reverse=True), sorted(zip(self.ranks, self.keys, strict=True), reverse=True),
+        return Parts(sorted(self.floor, reverse=True),
+                     sorted(zip(self.packed if self.packed else self.ranks, self.keys, strict=True), reverse=True),
                      sorted(self.exact, reverse=True), sorted(self.wild, reverse=True))
 
 
@@ -210,6 +225,7 @@ class RuleSet:
         draft.keys.extend(key for _, key in parts.literal)
         draft.exact.extend(parts.exact)
         draft.wild.extend(parts.wild)
+        draft.pack()
         if can_disallow is None:
             can_disallow = any(disallows(r) for kind in parts for r, _ in kind)
         return cls(draft, _frozen(written), can_disallow)
@@ -378,4 +394,7 @@ def _literal(index: _Matcher) -> list[Ranked]:
 
 _ALL_ASCII = (1 << 128) - 1
 
+_NO_RANKS = array("q")  # shared by every draft with no literal prefix: never written
+_NO_LIST: list[int] = []  # shared by every packed draft: never written
+_NO_RULES: list[Ranked] = []  # likewise, for a kind of rule a packed draft has none of
 EMPTY: RuleSet = RuleSet.build(Parts([], [], [], []), None, False)  # the rules of no group: allows everything

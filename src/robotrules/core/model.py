@@ -115,6 +115,7 @@ class _Open:
                 is_global = True
             else:
                 tokens.add(product_token(agent))
+        self.draft.pack()
         ruleset = RuleSet(self.draft, self.written, self.can_disallow)  # indexed when first matched
         return Group(self.line, tuple(self.agents), tuple(sorted(tokens)), is_global, ruleset, tuple(self.extensions))
 
