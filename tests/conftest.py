@@ -60,6 +60,7 @@ MARKED_BY_FIXTURE = {"spark": "jvm", "browser": "browser"}
 """A test that uses one of these fixtures is of that group, marked or not."""
 
 
+@pytest.hookimpl(optionalhook=True)  # the packaging tests' inner runs have no pytest-xdist
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     """``-n auto`` (the addopts): one worker per core, and one more. Much of the run waits rather
     than computes (builds and installs, a JVM, Chromium, servers, processes started by tests: the
