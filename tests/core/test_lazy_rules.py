@@ -35,8 +35,10 @@ def test_a_check_of_a_url_decides_as_a_check_of_its_extracted_path(url: str) -> 
     robots = robotrules.parse(MANY_GROUPS + b"user-agent: botah\ndisallow: /*a*p$\ndisallow: /%41\ndisallow: /h$\n")
     path = path_params_query(url)
     for agent in ("botah", _name(150), "other"):
-        assert robots.allowed(url, agent) == robots.check(url, agent).allowed == robots.allowed(path, agent)
+        assert robots.allowed(url, agent) == robots.check(url, agent).allowed
         assert robots.check(url, agent).path == path
+        if path_params_query(path) == path:  # a path that reads as itself ("//h/p" names a host)
+            assert robots.allowed(path, agent) == robots.allowed(url, agent)
 
 
 def test_parsing_indexes_no_group_and_a_check_indexes_only_the_groups_it_asks_for() -> None:
