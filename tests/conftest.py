@@ -60,14 +60,6 @@ MARKED_BY_FIXTURE = {"spark": "jvm", "browser": "browser"}
 """A test that uses one of these fixtures is of that group, marked or not."""
 
 
-@pytest.hookimpl(optionalhook=True)  # the packaging tests' inner runs have no pytest-xdist
-def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto`` (the addopts): one worker per core, and one more. Much of the run waits rather
-    than computes (builds and installs, a JVM, Chromium, servers, processes started by tests: the
-    cores are busy about two thirds of the time), so a third worker on two cores fills the gaps."""
-    return (os.cpu_count() or 1) + 1
-
-
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> Iterator[None]:
     """Mark the tests of each group (before pytest-xdist reads the marks), then make sure their
