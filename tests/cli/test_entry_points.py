@@ -161,15 +161,29 @@ def test_the_group_is_exported_as_cli():
 def test_ctrl_c_ends_with_one_line_and_130(tmp_path, cli_env, site):
     """Interrupted while a robots.txt fetch hangs: ``robotrules: interrupted``, exit 130, no traceback."""
     server = site(hang())
-    process = subprocess.Popen([SCRIPT, "check", "--timeout", "20", server.url("/x")], stdin=subprocess.DEVNULL,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=cli_env)
+    env = {**cli_env, "PYTHONFAULTHANDLER": "1"}  # a run that does not end is made to say where it waits
+    # As from a shell, Ctrl-C's default disposition, whatever this test worker's is: an ignored
+    # SIGINT is inherited across exec, and Python then installs no KeyboardInterrupt handler.
+    inherited = signal.getsignal(signal.SIGINT)
+    if inherited == signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # a handled signal is SIG_DFL after exec
+    try:
+        process = subprocess.Popen([SCRIPT, "check", "--timeout", "20", server.url("/x")], stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, env=env)
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     try:
         deadline = time.monotonic() + 15
         while not server.hits("/robots.txt") and time.monotonic() < deadline:
             time.sleep(0.02)
         assert server.hits("/robots.txt"), "the command never asked for robots.txt"
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=15)
+        try:
+            _, err = process.communicate(timeout=15)
+        except subprocess.TimeoutExpired:
+            process.send_signal(signal.SIGABRT)  # faulthandler writes every thread's stack, then it ends
+            _, err = process.communicate(timeout=10)
+            pytest.fail(f"still running 15 s after Ctrl-C; where it waited:\n{err[-6000:]}")
     finally:
         if process.poll() is None:
             process.kill()
