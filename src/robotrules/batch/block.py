@@ -149,10 +149,7 @@ class Block(Sequence[Row]):
         columns = {
             "url": urls, "agent": agent_col, "allowed": pa.array(_VALUES, pa.bool_()).take(codes),
             "line": lines, "rule": texts,
-            "robots_url": pa.array([g[0] for g in self.govs], pa.string()).take(gov),
-            "robots_status": pa.array([g[1] for g in self.govs], pa.int64()).take(gov),
-            "reason": pa.array([g[2] for g in self.govs], pa.string()).take(gov),
-            "robots_outcome": pa.array([g[3] for g in self.govs], pa.string()).take(gov),
+            **governing_columns(pa, self.govs, gov),
         }
         if self.notes:  # A8: the few rows decided without the "*" group say so
             reasons = columns["reason"].to_pylist()
@@ -165,6 +162,18 @@ class Block(Sequence[Row]):
                 codes = pa.Array.from_buffers(pa.uint8(), size, [None, pa.py_buffer(bytes(self.prefs[index::_CATEGORIES]))])
                 columns[name] = values.take(codes)
         return pa.Table.from_arrays([columns[f.name].cast(f.type) for f in schema], schema=schema)
+
+
+def governing_columns(pa: Any, govs: Sequence[tuple[str, int, str, str]], gov: Any) -> dict[str, Any]:
+    """The columns every row takes from the robots.txt that governs it (robots_url, robots_status,
+    reason, robots_outcome), from each governor's ``(url, status, reason, outcome)`` in ``govs``
+    and each row's governor index in ``gov`` (an Arrow array): one home for both engines."""
+    return {
+        "robots_url": pa.array([g[0] for g in govs], pa.string()).take(gov),
+        "robots_status": pa.array([g[1] for g in govs], pa.int32()).take(gov),
+        "reason": pa.array([g[2] for g in govs], pa.string()).take(gov),
+        "robots_outcome": pa.array([g[3] for g in govs], pa.string()).take(gov),
+    }
 
 
 class BlockBuilder:

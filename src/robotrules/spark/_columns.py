@@ -26,6 +26,7 @@ from operator import itemgetter
 from typing import Any
 
 from robotrules.answers import ignores_global, token_of
+from robotrules.batch.block import governing_columns
 from robotrules.batch.decide import (
     NO_ROBOTS,
     NO_URL,
@@ -179,10 +180,7 @@ class Columns:
         columns: dict[str, Any] = {
             "url": urls, "agent": agents, "allowed": pa.array(_VALUES, pa.bool_()).take(codes),
             "line": lines, "rule": rule,
-            "robots_url": pa.array([g[0] for g in self.govs], pa.string()).take(gov),
-            "robots_status": pa.array([g[1] for g in self.govs], pa.int32()).take(gov),
-            "reason": pa.array([g[2] for g in self.govs], pa.string()).take(gov),
-            "robots_outcome": pa.array([g[3] for g in self.govs], pa.string()).take(gov),
+            **governing_columns(pa, self.govs, gov),
         }
         for f in schema:  # any other column of the robots.txt that governs the row (one value per governor)
             if f.name not in columns and f.name not in PREFERENCE_COLUMNS:
