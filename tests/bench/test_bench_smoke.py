@@ -44,3 +44,15 @@ def test_classes_bench_runs_on_a_few_files_and_reports_each_class(tmp_path):
     assert sum(row["files"] for row in rows if "user-agent" in row["class"]) == 40
     assert all(row["parse_ratio"] > 0 for row in rows)
     assert "protego" in done.stdout
+
+
+def test_check_instructions_workload_checks_the_usual_urls_as_documented():
+    """The instruction benchmark's workload (run under valgrind by the script) decides its four
+    URLs as its docstring says: two allowed, two disallowed by literal rules."""
+    bench = load_bench("check_instructions")
+    from robotrules import parse
+
+    robots = parse(bench.BODY)
+    assert [robots.allowed(url, bench.AGENT) for url in bench.URLS] == [True, False, False, True]
+    assert [robots.check(url, bench.AGENT).line for url in bench.URLS] == [0, 4, 2, 0]
+    bench.workload(40, counted=True)  # runs; what it costs is callgrind's to count

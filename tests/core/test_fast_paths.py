@@ -97,6 +97,22 @@ def test_url_fast_path_equals_general_extraction_on_any_text(url):
     assert urls.path_params_query(url) == urls._general_path(url)
 
 
+RULE_PATHS = st.sampled_from(["/", "/a", "/a/b", "/a?q", "/a;p", "/%7E", "/a*", "/a$", "*b", ""])
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(rules=st.lists(st.tuples(st.sampled_from(["allow", "disallow"]), RULE_PATHS), max_size=6),
+       scheme=URL_PARTS, sep=st.sampled_from(["://", ":/", ""]), host=HOSTS, path=PATHS)
+def test_allowed_reads_the_path_of_a_url_as_path_params_query_does(rules, scheme, sep, host, path):
+    """R3: RobotsTxt.allowed's inlined shortcut for "https://host/path" takes the path that
+    path_params_query gives (check reads it that way), for any host and path around it."""
+    from robotrules import parse
+
+    robots = parse("user-agent: *\n" + "".join(f"{kind}: {value}\n" for kind, value in rules))
+    url = scheme + sep + host + path
+    assert robots.allowed(url, "FooBot") == robots.check(url, "FooBot").allowed, url
+
+
 AGENT_NAMES = st.sampled_from(["googlebot", "Googlebot", "GPTBot", "*", "foo", "FooBot", "", "googlebot-news",
                                "b\u00fcbot", "x y"])
 CHECK_URLS = st.sampled_from(["/", "/a", "/a*b", "/a$", "/%7e", "/%7E", "/\u00e9", "/b", "/c/d?x=1", "/a#c",

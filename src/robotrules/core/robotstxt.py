@@ -29,7 +29,7 @@ from robotrules.core.model import Extension, Group, Merged, build_model
 from robotrules.core.modes import Mode, get_mode
 from robotrules.core.pattern import rfc_normalise_path
 from robotrules.core.rules import ALLOW_BIT, PRIORITY_ONE, Rule, line_of, verdict
-from robotrules.core.urls import path_params_query
+from robotrules.core.urls import cut_at_fragment, path_params_query
 from robotrules.core.usage import Signal, Usage, UsageRule, parse_signal, usage_rule
 from robotrules.core.usage import answer as usage_answer
 
@@ -115,14 +115,29 @@ class RobotsTxt:
         the reference decides it, with a :class:`~robotrules.core.agents.RobotsInputWarning`.
         """
         if self._plain and type(user_agent) is str and type(url) is str:  # hot path: google mode, one agent
-            ruleset = self._by_agent.get(user_agent)
-            if ruleset is None:
+            try:
+                ruleset = self._by_agent[user_agent]
+            except KeyError:
                 ruleset = self._rules_of(user_agent)
-            if "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
+            https = url.startswith("https://")
+            if not https and "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
                 warn_url(url)
             if not ruleset._can_disallow:  # e.g. no rules, or only "disallow:" (R1); the property, without its call
                 return True
-            found = ruleset.best(path_params_query(url))
+            # R3: path_params_query(url), with its branch for "https://host/path" inlined: the call
+            # is about a tenth of a pure-Python check (tests/core/test_fast_paths.py pins the two).
+            start = url.find("/", 8) if https else -1
+            if start > 0:
+                host = url[8:start]
+                if "?" in host or ";" in host or "#" in host:
+                    path = path_params_query(url)
+                else:
+                    path = url[start:]
+                    if "#" in path or "\0" in path:
+                        path = cut_at_fragment(path)
+            else:
+                path = path_params_query(url)
+            found = ruleset.best(path)
             # rules.verdict(found), inlined with its constants: this is the per-URL hot path.
             return found is None or found[0] & ALLOW_BIT != 0 or found[0] < PRIORITY_ONE
         return self.check(url, user_agent).allowed

@@ -54,6 +54,7 @@ __all__ = [
     "MAX_LABEL_LENGTH",
     "Scope",
     "canonical_host",
+    "cut_at_fragment",
     "is_robots_url",
     "path_params_query",
     "robots_scope",
@@ -91,23 +92,23 @@ def path_params_query(url: str) -> str:
         start = url.find("/", 7)
         host = url[7:] if start < 0 else url[7:start]
     elif url[:1] == "/" and url[1:2] != "/":  # a bare path
-        return _cut(url) if "#" in url or "\0" in url else url
+        return cut_at_fragment(url) if "#" in url or "\0" in url else url
     else:
         scheme, sep, rest = url.partition("://")
         if sep and scheme.isalpha():
             host, slash, path = rest.partition("/")
             if "?" not in host and ";" not in host and "#" not in host:
-                return _cut("/" + path) if slash else "/"
+                return cut_at_fragment("/" + path) if slash else "/"
         return _general_path(url)
     if "?" in host or ";" in host or "#" in host:
         return _general_path(url)
     if start < 0:  # no path at all
         return "/"
     path = url[start:]
-    return _cut(path) if "#" in path or "\0" in path else path
+    return cut_at_fragment(path) if "#" in path or "\0" in path else path
 
 
-def _cut(path: str) -> str:
+def cut_at_fragment(path: str) -> str:
     """``path`` up to a ``#`` or a NUL (the reference reads the URL as a C string)."""
     if "#" in path:
         path = path[: path.index("#")]
