@@ -114,7 +114,7 @@ SPARK_TEST_JVM = "--driver-java-options '-XX:TieredStopAtLevel=1 -XX:+UseSerialG
 """How the tests' Spark JVMs start (pyspark reads ``PYSPARK_SUBMIT_ARGS`` when it launches one,
 here or in a command the tests start): a test's JVM lives a minute or two, too short for the
 optimising JIT and the parallel collector to pay back their threads. The quick JIT alone and
-one collector thread cut the Spark group's machine time by about a third (195 to 125
+one collector thread cut the Spark group's machine time by about a third (195 to 132
 core-seconds measured with /proc/stat on a 2-core machine, for the same 43 tests); the rows are
 the same. A caller's own ``PYSPARK_SUBMIT_ARGS`` wins."""
 os.environ.setdefault("PYSPARK_SUBMIT_ARGS", SPARK_TEST_JVM)
