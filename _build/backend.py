@@ -5,7 +5,9 @@ mypyc: the same Python source, run as C. Editable installs (``pip install -e .``
 Python, so edits to the source take effect at once. ``ROBOTRULES_PURE=1`` builds a pure-Python
 wheel. When the compiled build fails for any reason (no C compiler, no Python headers, a mypyc
 error), the wheel is built again as pure Python and one warning line says so: an install never
-fails for want of the compiled core. The compiled modules need only the standard library at run
+fails for want of the compiled core. Before asking for mypy the backend compiles a two-line C
+file against the Python headers (:func:`_no_compiler`): without a working compiler or headers
+it builds the pure-Python wheel at once, and pip neither fetches mypy nor runs mypyc for nothing. The compiled modules need only the standard library at run
 time; ``robotrules.core.COMPILED`` says which core a wheel holds.
 
 pip hides a build's output, so the wheel also records how its core was built: the backend passes
@@ -17,8 +19,12 @@ it to ``setup.py`` in ``ROBOTRULES_CORE_BUILD`` ("compiled", "ROBOTRULES_PURE=1 
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
+import subprocess
 import sys
+import sysconfig
+import tempfile
 from typing import Any
 
 from setuptools import build_meta as _setuptools
@@ -30,8 +36,43 @@ BUILD_VARIABLE = "ROBOTRULES_CORE_BUILD"
 """How the core of the wheel being built was built, for ``setup.py`` to record in the wheel."""
 
 
+def _pure() -> bool:
+    """``ROBOTRULES_PURE=1``: the pure-Python wheel is asked for."""
+    return os.environ.get("ROBOTRULES_PURE", "").lower() in ("1", "true", "yes")
+
+
 def _compile() -> bool:
-    return os.environ.get("ROBOTRULES_PURE", "").lower() not in ("1", "true", "yes")
+    return not _pure() and _no_compiler() is None
+
+
+PROBE = "#include <Python.h>\nint robotrules_probe(void) { return Py_IsInitialized(); }\n"
+
+
+def _no_compiler() -> str | None:
+    """Why no C extension can be built here (None: a probe compiled), on POSIX systems.
+
+    The probe compiles :data:`PROBE` with the compiler setuptools would use (``CC``, else the
+    one Python was built with) and Python's headers. Elsewhere (MSVC on Windows) the build is
+    tried, as before, and falls back if it fails."""
+    if os.name != "posix":
+        return None
+    command = shlex.split(os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc")
+    with tempfile.TemporaryDirectory(prefix="robotrules-probe-") as scratch:
+        source = os.path.join(scratch, "probe.c")
+        with open(source, "w", encoding="ascii") as file:
+            file.write(PROBE)
+        try:
+            done = subprocess.run([*command, "-I", sysconfig.get_paths()["include"], "-c", source, "-o",
+                                   os.path.join(scratch, "probe.o")], capture_output=True, text=True, timeout=60,
+                                  check=False)
+        except FileNotFoundError:
+            return f"no C compiler: {command[0]} was not found"
+        except (OSError, subprocess.SubprocessError) as error:
+            return f"{command[0]} could not be run: {error}"
+    if done.returncode != 0:
+        detail = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1][:160]
+        return f"{command[0]} could not compile a test file against Python's headers: {detail}"
+    return None
 
 
 def _reason(error: BaseException) -> str:
@@ -52,7 +93,11 @@ def build_wheel(
 ) -> str:
     build = "ROBOTRULES_PURE=1 at build"
     try:
-        if _compile():
+        missing = None if _pure() else _no_compiler()
+        if missing is not None:
+            print(FALLBACK_WARNING.format(reason=missing), file=sys.stderr, flush=True)
+            build = f"the compiled core could not be built: {missing}"
+        elif not _pure():
             os.environ["ROBOTRULES_MYPYC"] = "1"  # read by setup.py
             os.environ[BUILD_VARIABLE] = "compiled"
             try:

@@ -62,8 +62,8 @@ def test_version_is_the_one_package_version_and_says_which_core_runs(robotrules)
 @pytest.mark.parametrize(("recorded", "shown"), [
     (None, "pure-Python core: source tree or editable install"),
     ("ROBOTRULES_PURE=1 at build", "pure-Python core: ROBOTRULES_PURE=1 at build"),
-    ("the compiled core could not be built: error: command 'cc' failed: No such file or directory",
-     "pure-Python core: the compiled core could not be built: error: command 'cc' failed: No such file or directory"),
+    ("the compiled core could not be built: no C compiler: cc was not found",
+     "pure-Python core: the compiled core could not be built: no C compiler: cc was not found"),
 ])
 def test_core_build_says_why_the_core_is_pure_python(monkeypatch, recorded, shown):
     """The build backend records in the wheel why its core is pure Python (pip hides the build's

@@ -242,13 +242,16 @@ def test_the_compiled_wheel_built_from_the_sdist_passes_the_suites(built: Path, 
 def test_without_a_c_compiler_pip_install_falls_back_to_the_pure_core(source: Path, tmp_path: Path) -> None:
     """``CC=false`` (no working C compiler): the install still succeeds, with the pure-Python
     core and one warning line saying why; ``robotrules.core.CORE_BUILD`` and ``robotrules
-    --version`` keep the reason, which pip's quiet output hides."""
+    --version`` keep the reason, which pip's quiet output hides. The backend finds out before
+    it asks for mypy: pip fetches no mypy and runs no mypyc for a build that cannot compile."""
     venv = Venv(tmp_path / "venv")
     done = venv.pip("install", "-v", source, env=_user_env(CC="false"))
     warnings = [line for line in (done.stdout + done.stderr).splitlines()
                 if "robotrules: the compiled core could not be built" in line]
     assert len(warnings) == 1, done.stderr[-3000:]
+    assert "(false could not compile a test file against Python's headers: exit code 1)" in warnings[0]
     assert "installing the pure-Python core" in warnings[0]
+    assert "Collecting mypy" not in done.stdout + done.stderr
     found = venv.probe()
     assert found["compiled"] is False
     # pip hides the warning; the install itself says why its core is pure Python
