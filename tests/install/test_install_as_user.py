@@ -43,8 +43,11 @@ PROBE = (
 
 
 def _user_env(**extra: str) -> dict[str, str]:
-    """The environment of a user's shell: none of this run's virtualenv or Python path."""
-    drop = {"VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "ROBOTRULES_PURE", "ROBOTRULES_EXPECT_COMPILED", "PIP_NO_BUILD_ISOLATION"}
+    """The environment of a user's shell: none of this run's virtualenv or Python path, and
+    Python keeping its bytecode as it does by default (the fresh environments' pip compiles none
+    when the run's ``PIP_COMPILE=0`` says so: each module is compiled once, when first imported)."""
+    drop = {"VIRTUAL_ENV", "PYTHONPATH", "PYTHONHOME", "ROBOTRULES_PURE", "ROBOTRULES_EXPECT_COMPILED", "PIP_NO_BUILD_ISOLATION",
+            "PYTHONDONTWRITEBYTECODE"}
     env = {k: v for k, v in os.environ.items() if k not in drop}
     return env | extra
 

@@ -148,7 +148,7 @@ def test_the_drop_ins_and_engines_pass_at_the_oldest_declared_versions(tmp_path:
     pinned.write_text(constraints(project), encoding="utf-8")
     source = _clean_copy(tmp_path / "robotrules")
     venv = Venv(tmp_path / "venv")
-    install = _user_env(ROBOTRULES_PURE="1", PIP_NO_COMPILE="1")
+    install = _user_env(ROBOTRULES_PURE="1")
     venv.pip("install", "--constraint", pinned, f"{source}[{','.join(EXTRAS)}]", *TEST_ONLY, env=install)
 
     installed = _frozen(venv)
