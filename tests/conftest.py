@@ -108,6 +108,22 @@ def _suffix_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
         item._id = NodeId.parse(f"{item.nodeid}@{mark.args[0]}")  # type: ignore[attr-defined]
 
 
+# -- workers ----------------------------------------------------------------------------------
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` (the addopts): one worker more than the cores this process may use.
+
+    Many tests wait (on sockets, timers, child processes, a browser or a JVM), and while one
+    waits a third worker keeps both cores of a 2-core machine busy: measured with /proc/stat,
+    the full run went from 84% to 94% of both cores, and its tests from 363 to 342 s. A
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` set by the caller wins (pytest-xdist reads it)."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    return cores + 1
+
+
 # -- Spark: one local session per worker ------------------------------------------------------
 
 SPARK_TEST_JVM = "--driver-java-options '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' pyspark-shell"
