@@ -111,6 +111,7 @@ def _suffix_groups(config: pytest.Config, items: list[pytest.Item]) -> None:
 # -- workers ----------------------------------------------------------------------------------
 
 
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, absent from the packaging tests' environments
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     """``-n auto`` (the addopts): one worker more than the cores this process may use.
 
