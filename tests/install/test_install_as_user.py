@@ -99,10 +99,12 @@ class Venv:
 
     def run_suites(self) -> str:
         """The suites, run by this environment's Python against its installed robotrules."""
-        # The quick Hypothesis profile: the outer run already runs the thorough one on the same code
-        # (pure); this run proves the compiled build passes the same tests.
+        # The quick Hypothesis profile, every 3rd corpus link and a quarter of the generated
+        # differential cases: the outer run already runs all of them on the same code (pure);
+        # this run proves the compiled build passes the same tests.
         env = _user_env(ROBOTRULES_EXPECT_COMPILED="1", HYPOTHESIS_PROFILE="quick",
-                        ROBOTRULES_CORPUS_STRIDE=os.environ.get("ROBOTRULES_CORPUS_STRIDE", "3"))
+                        ROBOTRULES_CORPUS_STRIDE=os.environ.get("ROBOTRULES_CORPUS_STRIDE", "3"),
+                        ROBOTRULES_DIFF_CASES=os.environ.get("ROBOTRULES_DIFF_CASES", "25000"))
         # "-o addopts=": not the project's "-n auto" (pytest-xdist is not in this environment)
         done = subprocess.run([str(self.python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "addopts=",
                                "-m", "not packaging", *SUITES],
