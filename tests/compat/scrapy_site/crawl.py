@@ -1,4 +1,6 @@
-"""Scrapy crawls in one process, run as ``python -m tests.compat.scrapy_site.crawl '<job json>'`` (see ``crawl()``).
+"""Scrapy crawls in one process: :func:`main` runs a job, in a process that the tests fork from a
+server that imported this module (``tests.compat.scrapy_site.run_crawls``), or by hand as
+``python -m tests.compat.scrapy_site.crawl '<job json>'``.
 
 The job lists crawls to run side by side, each with its start URL, its settings (on top of quick
 defaults: no delay, no AutoThrottle, warnings only, an overall close timeout) and headers for
