@@ -20,14 +20,11 @@ import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 import robotrules
 from tests.servers.http import HTTPServer, respond
-
-ROOT = Path(__file__).resolve().parents[3]
 
 PAGES = (
     "/",
