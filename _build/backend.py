@@ -7,8 +7,9 @@ wheel. When the compiled build fails for any reason (no C compiler, no Python he
 error), the wheel is built again as pure Python and one warning line says so: an install never
 fails for want of the compiled core. Before asking for mypy the backend compiles a two-line C
 file against the Python headers (:func:`_no_compiler`): without a working compiler or headers
-it builds the pure-Python wheel at once, and pip neither fetches mypy nor runs mypyc for nothing. The compiled modules need only the standard library at run
-time; ``robotrules.core.COMPILED`` says which core a wheel holds.
+it builds the pure-Python wheel at once, and pip neither fetches mypy nor runs mypyc for
+nothing. The compiled modules need only the standard library at run time;
+``robotrules.core.COMPILED`` says which core a wheel holds.
 
 pip hides a build's output, so the wheel also records how its core was built: the backend passes
 it to ``setup.py`` in ``ROBOTRULES_CORE_BUILD`` ("compiled", "ROBOTRULES_PURE=1 at build", or
@@ -93,22 +94,20 @@ def build_wheel(
 ) -> str:
     build = "ROBOTRULES_PURE=1 at build"
     try:
-        missing = None if _pure() else _no_compiler()
-        if missing is not None:
-            print(FALLBACK_WARNING.format(reason=missing), file=sys.stderr, flush=True)
-            build = f"the compiled core could not be built: {missing}"
-        elif not _pure():
-            os.environ["ROBOTRULES_MYPYC"] = "1"  # read by setup.py
-            os.environ[BUILD_VARIABLE] = "compiled"
-            try:
-                return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
-            except (Exception, SystemExit) as error:  # distutils reports compiler failures as SystemExit
-                reason = _reason(error)
-                print(FALLBACK_WARNING.format(reason=reason), file=sys.stderr, flush=True)
-                shutil.rmtree("build", ignore_errors=True)  # setuptools' scratch space: no half-compiled modules
-                build = f"the compiled core could not be built: {reason.removesuffix(', see above')}"
-            finally:
-                os.environ.pop("ROBOTRULES_MYPYC", None)
+        if not _pure():
+            reason = _no_compiler()
+            if reason is None:
+                os.environ["ROBOTRULES_MYPYC"] = "1"  # read by setup.py
+                os.environ[BUILD_VARIABLE] = "compiled"
+                try:
+                    return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
+                except (Exception, SystemExit) as error:  # distutils reports compiler failures as SystemExit
+                    reason = _reason(error)
+                    shutil.rmtree("build", ignore_errors=True)  # setuptools' scratch space: no half-compiled modules
+                finally:
+                    os.environ.pop("ROBOTRULES_MYPYC", None)
+            print(FALLBACK_WARNING.format(reason=reason), file=sys.stderr, flush=True)
+            build = f"the compiled core could not be built: {reason.removesuffix(', see above')}"
         os.environ[BUILD_VARIABLE] = build
         return str(_setuptools.build_wheel(wheel_directory, config_settings, metadata_directory))
     finally:
