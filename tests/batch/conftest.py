@@ -210,18 +210,34 @@ class Opened:
     dialogs: list[str] = field(default_factory=list)
 
 
+@pytest.fixture(scope="module")
+def report_context(browser: Any) -> Iterator[Any]:
+    """One browser context (1200 x 900) for a module's reports, each opened in its own page.
+    Its first page stays open to keep its window: a new window costs Chromium two WebUI pages
+    for its address bar (tests/page/conftest.py says more)."""
+    context = browser.new_context(viewport={"width": 1200, "height": 900}, service_workers="block")
+    context.set_default_timeout(10_000)
+    context.new_page()
+    try:
+        yield context
+    finally:
+        context.close()
+
+
 @pytest.fixture
-def opened(browser: Any) -> Callable[[Path], AbstractContextManager[Opened]]:
+def opened(report_context: Any) -> Callable[[Path], AbstractContextManager[Opened]]:
     """``with opened(report) as seen``: ``report`` opened from its file in the suite's headless
-    Chromium (1200 x 900, a fresh context), its ``details`` closed as written."""
+    Chromium (1200 x 900, a fresh page), its ``details`` closed as written."""
 
     @contextmanager
     def open_report(report: Path) -> Iterator[Opened]:
-        context = browser.new_context(viewport={"width": 1200, "height": 900}, service_workers="block")
+        seen = Opened(report_context.new_page())
+
+        def on_request(request: Any) -> None:  # any page of the context: a popup's requests too
+            seen.requests.append(request.url)
+
+        report_context.on("request", on_request)
         try:
-            context.set_default_timeout(10_000)
-            seen = Opened(context.new_page())
-            context.on("request", lambda request: seen.requests.append(request.url))
             seen.page.on("pageerror", lambda error: seen.errors.append(str(error)))
             seen.page.on("console",
                          lambda message: seen.errors.append(message.text) if message.type == "error" else None)
@@ -229,6 +245,8 @@ def opened(browser: Any) -> Callable[[Path], AbstractContextManager[Opened]]:
             seen.page.goto(report.as_uri())
             yield seen
         finally:
-            context.close()
+            report_context.remove_listener("request", on_request)
+            for page in report_context.pages[1:]:  # the report's page, and any it opened
+                page.close()
 
     return open_report

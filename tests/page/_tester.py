@@ -32,7 +32,7 @@ class Row:
 
 
 class TesterPage:
-    """One page of the tester in its own browser context (see the module docstring)."""
+    """One page of the tester, opened in ``context`` (see the module docstring)."""
 
     __test__ = False  # not a pytest test class
 
