@@ -77,14 +77,15 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     _suffix_groups(config, items)
 
 
-HEAVY = ("packaging", "jvm", "browser")
+HEAVY = ("packaging", "jvm", "browser", "slow")
 """Markers of the longest tests, in the order they are started (see :func:`_heavy_first`)."""
 
 
 def _heavy_first(item: pytest.Item) -> int:
     """Start the longest work first, so that the workers finish together instead of one of them
     running a long test alone at the end (longest-first packing): the packaging builds, the
-    corpus differential test, the Spark group, the browser group, then the rest in order."""
+    corpus differential test, the Spark group, the browser group, the other slow tests (mypy
+    over the tree, once the run's last test, left one core idle for 12 s), then the rest in order."""
     if "test_differential_corpus" in item.nodeid:
         return 0
     for rank, marker in enumerate(HEAVY):

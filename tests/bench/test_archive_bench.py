@@ -7,6 +7,8 @@ import pytest
 
 from tests.bench._loader import load_bench
 
+pytestmark = pytest.mark.slow  # a benchmark's smoke run: seconds
+
 
 def test_archive_bench_quick_reads_with_every_reader_and_audits(tmp_path, capsys):
     """Every reading job counts the same captures as were written; the audit rows are sites x agents."""

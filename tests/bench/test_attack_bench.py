@@ -10,6 +10,8 @@ import pytest
 
 from tests.bench._loader import load_bench
 
+pytestmark = pytest.mark.slow  # a benchmark's smoke run: seconds
+
 pytest.importorskip("uvicorn")
 pytest.importorskip("fastapi")
 

@@ -7,6 +7,8 @@ import pytest
 
 from tests.bench._loader import load_bench, run_bench
 
+pytestmark = pytest.mark.slow  # a benchmark's smoke run: seconds
+
 
 def test_corpus_bench_runs_on_five_files_and_writes_json_and_markdown(tmp_path):
     corpus = load_bench("corpus_bench").default_corpus()

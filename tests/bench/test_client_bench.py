@@ -8,6 +8,8 @@ import pytest
 import robotrules
 from tests.bench._loader import load_bench, run_bench
 
+pytestmark = pytest.mark.slow  # a benchmark's smoke run: seconds
+
 
 def test_client_bench_quick_writes_every_stores_figures(tmp_path):
     corpus = load_bench("corpus_bench").default_corpus()

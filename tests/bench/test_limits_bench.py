@@ -7,8 +7,12 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from tests.bench._loader import run_bench
 from tests.needs import unavailable
+
+pytestmark = pytest.mark.slow  # a benchmark's smoke run: seconds
 
 
 def test_limits_bench_rss_runs_on_a_few_files_and_writes_json(tmp_path: Path) -> None:

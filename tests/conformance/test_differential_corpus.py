@@ -25,7 +25,7 @@ import robotrules
 from . import generate, oracle
 from .report import Disagreement, format_report, robotrules_answer
 
-pytestmark = [pytest.mark.oracle, pytest.mark.google_only]
+pytestmark = [pytest.mark.oracle, pytest.mark.google_only, pytest.mark.slow]  # the corpus: seconds
 
 FULL_UA = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
 LINK_AGENTS: tuple[str | list[str], ...] = (

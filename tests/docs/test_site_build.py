@@ -23,7 +23,7 @@ for _module in ("mkdocs", "material", "mkdocstrings_handlers.python"):
     pytest.importorskip(_module, reason="the documentation tools are in the docs extra: pip install -e '.[docs]'")
 
 
-pytestmark = pytest.mark.xdist_group("docs-site")  # one worker, one build of the site for the module
+pytestmark = [pytest.mark.xdist_group("docs-site"), pytest.mark.slow]  # one worker, one build of the site (seconds)
 
 
 @pytest.fixture(scope="module")

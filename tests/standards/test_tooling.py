@@ -8,7 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow  # mypy over the whole tree takes seconds
 
 
 def _tool(*args: str | Path) -> subprocess.CompletedProcess[str]:
