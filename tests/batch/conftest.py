@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from tests.chromium import shared_window
 from tests.cli.conftest import cli_env, robotrules  # noqa: F401 (the console-script fixtures)
 from tests.servers.http import REASONS, HTTPServer, free_port, gzip_bytes, respond
 
@@ -212,16 +213,9 @@ class Opened:
 
 @pytest.fixture(scope="module")
 def report_context(browser: Any) -> Iterator[Any]:
-    """One browser context (1200 x 900) for a module's reports, each opened in its own page.
-    Its first page stays open to keep its window: a new window costs Chromium two WebUI pages
-    for its address bar (tests/page/conftest.py says more)."""
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, service_workers="block")
-    context.set_default_timeout(10_000)
-    context.new_page()
-    try:
+    """One browser context (one window, 1200 x 900) for a module's reports, each in its own page."""
+    with shared_window(browser, 1200, 900) as context:
         yield context
-    finally:
-        context.close()
 
 
 @pytest.fixture
@@ -231,6 +225,7 @@ def opened(report_context: Any) -> Callable[[Path], AbstractContextManager[Opene
 
     @contextmanager
     def open_report(report: Path) -> Iterator[Opened]:
+        before = list(report_context.pages)
         seen = Opened(report_context.new_page())
 
         def on_request(request: Any) -> None:  # any page of the context: a popup's requests too
@@ -246,7 +241,8 @@ def opened(report_context: Any) -> Callable[[Path], AbstractContextManager[Opene
             yield seen
         finally:
             report_context.remove_listener("request", on_request)
-            for page in report_context.pages[1:]:  # the report's page, and any it opened
-                page.close()
+            for page in report_context.pages:  # the report's page, and any it opened
+                if page not in before:
+                    page.close()
 
     return open_report

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.chromium import shared_window
 from tests.page._tester import TesterPage
 from tests.servers.http import HTTPServer
 
@@ -44,19 +45,9 @@ def service_url() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def page_context(browser: Browser) -> Iterator[BrowserContext]:
-    """One browser context for a module's tests, each of which opens its own page in it.
-
-    A new context opens a new headless window, and Chromium loads two WebUI pages for each
-    window's address bar (about half a second of processor time); a new page in an open window
-    does not. The context's first page stays open, on ``about:blank``, to keep the window."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
-    context.set_default_timeout(10_000)
-    context.add_init_script(PAUSES)
-    context.new_page()
-    try:
+    """One browser context (one window, 1400 x 1000, the pauses shortened) for a module's tests."""
+    with shared_window(browser, 1400, 1000, PAUSES) as context:
         yield context
-    finally:
-        context.close()
 
 
 @pytest.fixture

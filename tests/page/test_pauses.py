@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from tests.chromium import shared_window
 from tests.page._tester import TesterPage
 
 if TYPE_CHECKING:
@@ -18,14 +19,10 @@ if TYPE_CHECKING:
 @pytest.fixture
 def person(browser: Browser, service_url: str) -> Iterator[tuple[TesterPage, list[str]]]:
     """The tester with the page's real pauses, and the paths of the page's API requests."""
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
-    context.set_default_timeout(10_000)
-    calls: list[str] = []
-    context.on("request", lambda request: calls.append(request.url.removeprefix(service_url)))
-    try:
+    with shared_window(browser, 1400, 1000) as context:
+        calls: list[str] = []
+        context.on("request", lambda request: calls.append(request.url.removeprefix(service_url)))
         yield TesterPage(context, service_url, []), calls
-    finally:
-        context.close()
 
 
 def test_typing_a_word_re_tests_once_after_the_pause_and_then_rewrites_the_link(person) -> None:
