@@ -83,6 +83,30 @@ def test_lock_has_one_holder_at_a_time_across_four_processes(sqlite_path: Path, 
         assert store.acquire(URL, ttl=1) is not None
 
 
+def test_six_threads_opening_one_new_file_at_once_all_take_it_for_a_cache(tmp_path: Path) -> None:
+    """C3: whoever opens a new cache file while another creates its schema reads the file's state
+    from one snapshot. Read one value at a time, a new cache could be seen half made (application
+    id still 0, schema version already set) and refused as another application's database (two
+    Spark tasks once did; six threads, about 1 open in 130). 150 new files x 6 threads."""
+    errors: list[str] = []
+
+    def open_once(path: Path, barrier: threading.Barrier) -> None:
+        barrier.wait(timeout=30)
+        try:
+            SQLiteStore(path).close()
+        except StoreError as exc:
+            errors.append(str(exc))
+
+    for n in range(150):
+        barrier = threading.Barrier(6)
+        threads = [threading.Thread(target=open_once, args=(tmp_path / f"new-{n}.sqlite3", barrier)) for _ in range(6)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(timeout=30)
+    assert errors == []
+
+
 def test_lock_held_in_one_process_blocks_another(sqlite_path: Path) -> None:
     """DESIGN cache/ single flight: a live lock taken here is seen by a separate connection."""
     a = SQLiteStore(sqlite_path)

@@ -42,6 +42,10 @@ _SCHEMA = (
     f"PRAGMA user_version = {SCHEMA_VERSION}",
 )
 
+_SCHEMA_STATE = ("SELECT (SELECT application_id FROM pragma_application_id), (SELECT user_version FROM pragma_user_version), "
+                 "(SELECT count(*) FROM sqlite_master)")
+"""The file's application id, schema version and number of schema objects, from one snapshot."""
+
 _T = TypeVar("_T")
 
 _Kind = Literal["busy", "corrupt", "moved", "readonly", "cantopen", "other"]
@@ -155,12 +159,13 @@ class Connections:
             raise
 
     def _schema_state(self, conn: sqlite3.Connection) -> Literal["ours", "empty"]:
-        app = conn.execute("PRAGMA application_id").fetchone()[0]
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        """What the file holds, read in one statement and so from one snapshot: read one by one,
+        the values could straddle another process's creation of the schema (application_id still
+        0, user_version already set) and a new cache would pass for another application's file."""
+        app, version, tables = conn.execute(_SCHEMA_STATE).fetchone()
         if app == APPLICATION_ID and version == SCHEMA_VERSION:
             return "ours"
         if app == 0 and version == 0:
-            tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
             if tables:
                 raise StoreError(f"{self.path!r} is an SQLite database of another application, not a robotrules cache")
             return "empty"
