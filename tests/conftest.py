@@ -165,6 +165,7 @@ def spark() -> Iterator[Any]:
 
 
 # -- Chromium: one headless browser per module -----------------------------------------------
+# (its tests share one context per module, opened by tests/chromium.py's shared_window)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
