@@ -27,3 +27,16 @@ def shared_window(browser: Any, width: int, height: int, init_script: str | None
         yield context
     finally:
         context.close()
+
+
+@contextmanager
+def closing_new_pages(context: Any) -> Iterator[None]:
+    """Close, at the end of the block, every page of ``context`` opened during it (a test's pages,
+    and any popup they opened), leaving the shared window's own page open."""
+    before = list(context.pages)
+    try:
+        yield
+    finally:
+        for page in context.pages:
+            if page not in before:
+                page.close()

@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 
-from tests.chromium import shared_window
+from tests.chromium import closing_new_pages, shared_window
 from tests.cli.conftest import cli_env, robotrules  # noqa: F401 (the console-script fixtures)
 from tests.servers.http import REASONS, HTTPServer, free_port, gzip_bytes, respond
 
@@ -225,24 +225,21 @@ def opened(report_context: Any) -> Callable[[Path], AbstractContextManager[Opene
 
     @contextmanager
     def open_report(report: Path) -> Iterator[Opened]:
-        before = list(report_context.pages)
-        seen = Opened(report_context.new_page())
+        with closing_new_pages(report_context):  # the report's page, and any it opened
+            seen = Opened(report_context.new_page())
 
-        def on_request(request: Any) -> None:  # any page of the context: a popup's requests too
-            seen.requests.append(request.url)
+            def on_request(request: Any) -> None:  # any page of the context: a popup's requests too
+                seen.requests.append(request.url)
 
-        report_context.on("request", on_request)
-        try:
-            seen.page.on("pageerror", lambda error: seen.errors.append(str(error)))
-            seen.page.on("console",
-                         lambda message: seen.errors.append(message.text) if message.type == "error" else None)
-            seen.page.on("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
-            seen.page.goto(report.as_uri())
-            yield seen
-        finally:
-            report_context.remove_listener("request", on_request)
-            for page in report_context.pages:  # the report's page, and any it opened
-                if page not in before:
-                    page.close()
+            report_context.on("request", on_request)
+            try:
+                seen.page.on("pageerror", lambda error: seen.errors.append(str(error)))
+                seen.page.on("console",
+                             lambda message: seen.errors.append(message.text) if message.type == "error" else None)
+                seen.page.on("dialog", lambda dialog: (seen.dialogs.append(dialog.message), dialog.dismiss()))
+                seen.page.goto(report.as_uri())
+                yield seen
+            finally:
+                report_context.remove_listener("request", on_request)
 
     return open_report

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from tests.chromium import shared_window
+from tests.chromium import closing_new_pages, shared_window
 from tests.page._tester import TesterPage
 from tests.servers.http import HTTPServer
 
@@ -64,20 +64,17 @@ def tester(page_context: BrowserContext, service_url: str) -> Iterator[TesterPag
     def on_error(error: WebError) -> None:
         errors.append(str(error.error))
 
-    before = list(page_context.pages)
     page_context.on("request", on_request)
     page_context.on("weberror", on_error)
     try:
-        yield TesterPage(page_context, service_url, errors)
+        with closing_new_pages(page_context):
+            yield TesterPage(page_context, service_url, errors)
         foreign = [url for url in requests if not url.startswith((service_url + "/", "data:"))]
         assert not foreign, f"the page made requests beyond its own server: {foreign}"
         assert not errors, f"JavaScript errors on the page: {errors}"
     finally:
         page_context.remove_listener("request", on_request)
         page_context.remove_listener("weberror", on_error)
-        for page in page_context.pages:
-            if page not in before:
-                page.close()
         page_context.clear_permissions()
         page_context.clear_cookies()
 
