@@ -28,9 +28,15 @@ def short_repr(body: bytes | str, limit: int = MAX_BODY_REPR) -> str:
 
 
 def robotrules_answer(rt: Any, url: str, agents: str | Sequence[str]) -> Any:
-    """``(allowed, line)`` of robotrules, or the exception it raised as text (never raises)."""
+    """``(allowed, line)`` of robotrules, or the exception it raised as text (never raises).
+
+    For one agent, :meth:`allowed` (the crawler's hot path, with its own path extraction and the
+    origin it remembers from the URL before) must say what :meth:`check` says, or that is reported.
+    """
     try:
         d = rt.check(url, agents)
+        if isinstance(agents, str) and rt.allowed(url, agents) != d.allowed:
+            return f"allowed() says {not d.allowed}, check() says {d.allowed} (line {d.line})"
         return (d.allowed, d.line)
     except Exception as e:  # a raising check is a disagreement to report
         return f"{type(e).__name__}: {e}"

@@ -113,6 +113,25 @@ def test_allowed_reads_the_path_of_a_url_as_path_params_query_does(rules, scheme
     assert robots.allowed(url, "FooBot") == robots.check(url, "FooBot").allowed, url
 
 
+ORIGINS = st.sampled_from(["https://example.com", "https://www.example.com", "http://example.com", "https://h?q",
+                           "https://h;p", "https://h#f", "https://", "http://", "ftp://example.com", "//example.com", ""])
+
+
+@settings(max_examples=examples(1000), deadline=None)
+@given(rules=st.lists(st.tuples(st.sampled_from(["allow", "disallow"]), RULE_PATHS), max_size=6),
+       urls=st.lists(st.tuples(ORIGINS, PATHS), min_size=2, max_size=8))
+def test_allowed_decides_each_of_many_urls_as_check_does(rules, urls):
+    """R3, S1: RobotsTxt.allowed remembers the origin of a URL it read fast and finds the path of
+    the next URLs on that origin at the same place: a sequence of URLs on one origin, several, or
+    of odd forms is decided URL by URL as check decides it."""
+    from robotrules import parse
+
+    robots = parse("user-agent: *\n" + "".join(f"{kind}: {value}\n" for kind, value in rules))
+    for origin, path in urls:
+        url = origin + path
+        assert robots.allowed(url, "FooBot") == robots.check(url, "FooBot").allowed, url
+
+
 AGENT_NAMES = st.sampled_from(["googlebot", "Googlebot", "GPTBot", "*", "foo", "FooBot", "", "googlebot-news",
                                "b\u00fcbot", "x y"])
 CHECK_URLS = st.sampled_from(["/", "/a", "/a*b", "/a$", "/%7e", "/%7E", "/\u00e9", "/b", "/c/d?x=1", "/a#c",

@@ -36,7 +36,7 @@ def product_token(value: str) -> str:
     return _TOKEN_RE.match(value).group().lower()  # type: ignore[union-attr]  # always matches
 
 
-def is_global_agent(value: str, *, star_with_text: bool) -> bool:
+def is_global_agent(value: str, star_with_text: bool) -> bool:
     """G2: whether a file's user-agent value names the ``*`` group.
 
     Google-specific (``star_with_text``): "* followed by whitespace and more" is still global.

@@ -32,7 +32,8 @@ from typing import NamedTuple
 from robotrules.core.pattern import segments_match
 from robotrules.core.rules import Ranked, Rule, disallows, make_rule
 
-__all__ = ["EMPTY", "MANY_WILD", "Draft", "Parts", "RuleSet", "Wild", "classify", "compile_wild", "wild_text"]
+__all__ = ["EMPTY", "MANY_WILD", "Draft", "Parts", "RuleSet", "Wild", "classify", "compile_wild", "share_paths",
+           "wild_text"]
 
 
 class Parts(NamedTuple):
@@ -152,7 +153,7 @@ class Draft:
 
 
 class _Matcher(NamedTuple):
-    """A :class:`RuleSet` ready to match, built on first use (fields in the order :meth:`RuleSet.best_in`
+    """A :class:`RuleSet` ready to match, built on first use (fields in the order :meth:`RuleSet.best`
     unpacks them)."""
 
     floor_best: Ranked | None  # catch-alls: only the best one can decide
@@ -293,8 +294,9 @@ class RuleSet:
         self._draft = None
         return index
 
-    def best(self, path: str) -> Ranked | None:
-        """The deciding (rank, pattern) for ``path``, or None when no rule matches (R6)."""
+    def best(self, path: str, start: int = 0) -> Ranked | None:
+        """The deciding (rank, pattern) for ``path[start:]``, or None when no rule matches (R6).
+        ``start`` lets :meth:`RobotsTxt.allowed` match the path inside its URL, uncopied."""
         index = self._index
         if index is None:
             index = self._build()
@@ -303,28 +305,29 @@ class RuleSet:
         # more ("/" is a catch-all; a one-character prefix such as "a" never matches): only the
         # prefixes with the path's first two characters can match, tried best first.
         if by_head:
-            head = path[:2]
-            if head in by_head and path.startswith(by_head[head][0]):  # two dict operations, no call
-                for item in by_head[head][1]:
-                    if path.startswith(item[1]):
+            heads = by_head.get(path[start:start + 2])
+            if heads is not None and path.startswith(heads[0], start):
+                for item in heads[1]:
+                    if path.startswith(item[1], start):
                         if found is None or item[0] > found[0]:
                             found = item  # without its trailing "*"s, if any (see Ranked)
                         break
         if exact_best:
-            hit = exact_best.get(path)
+            hit = exact_best.get(path[start:])  # path[0:] is path itself, no copy
             if hit is not None and (found is None or hit > found[0]):
-                found = (hit, path + "$")
+                found = (hit, path[start:] + "$")
         if wild and (found is None or wild[0][0] > found[0]):
             candidates: Iterable[Wild] = wild
             if needs:
                 # Many wildcard rules: skip, at C speed, those needing a character the path lacks
                 # (needs & ~have != 0).
-                lacks = _ALL_ASCII ^ _mask(path)
+                lacks = _ALL_ASCII ^ _mask(path[start:])
                 candidates = compress(wild, map(not_, map(lacks.__and__, needs)))
             for r, segments, anchored, probe, _ in candidates:
                 if found is not None and r <= found[0]:
                     break
-                if probe in path and segments_match(segments, anchored, path):
+                # The probe may also be found before ``start`` (in a URL's host): only a filter.
+                if probe in path and segments_match(segments, anchored, path, start):
                     found = (r, wild_text(segments, anchored))
                     break
         return found
@@ -337,6 +340,16 @@ class RuleSet:
         """Every rule as (rank, pattern), best first (a literal prefix without its trailing ``*``s)."""
         floor, literal, exact, wild = self.parts()
         return heapq.merge(floor, literal, ((r, key + "$") for r, key in exact), wild, reverse=True)
+
+
+def share_paths(rulesets: Iterable[RuleSet]) -> None:
+    """Make equal literal paths of ``rulesets`` (a file's groups, before anyone matches) one string:
+    files often repeat one rule list for several agents. At C speed, once per file with groups to share."""
+    seen: dict[str, str] = {}
+    for ruleset in rulesets:
+        draft = ruleset._draft
+        if draft is not None and draft.keys:
+            draft.keys[:] = map(seen.setdefault, draft.keys, draft.keys)
 
 
 def _frozen(written: Mapping[int, str] | None) -> Mapping[int, str] | None:
@@ -361,7 +374,7 @@ def _merged_index(sources: tuple[RuleSet, ...]) -> _Matcher:
 
 
 def _index(parts: Parts, wild: tuple[Wild, ...] | None = None) -> _Matcher:
-    """The index :meth:`RuleSet.best_in` reads, from ``parts`` with every list sorted best first
+    """The index :meth:`RuleSet.best` reads, from ``parts`` with every list sorted best first
     (``wild``: the wildcard rules already split, then ``parts.wild`` is not read)."""
     floor, literal, exact, wild_rules = parts
     if wild is None:

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from robotrules.core import lexer
 from robotrules.core.agents import is_global_agent, product_token
 from robotrules.core.lexer import ALLOW, BLANK, DISALLOW, INVALID, SITEMAP, USER_AGENT, WS
-from robotrules.core.matcher import Draft, RuleSet, classify
+from robotrules.core.matcher import Draft, RuleSet, classify, share_paths
 from robotrules.core.modes import Mode
 from robotrules.core.pattern import google_escape, rfc_normalise_pattern
 from robotrules.core.rules import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, Rule, make_rule, rank
@@ -107,17 +107,31 @@ class _Open:
         self.can_disallow = False  # a disallow rule with a non-empty pattern was read
 
     def close(self, mode: Mode) -> Group:
-        tokens = set()
-        is_global = False
+        """The group as read (G1-G3): its agents' product tokens, whether it is the ``*`` group, and
+        its rules, indexed when a check first asks for them."""
         star_with_text = mode.star_with_text_is_global
-        for agent in self.agents:
-            if is_global_agent(agent, star_with_text=star_with_text):
+        agents = self.agents
+        tokens: tuple[str, ...] = ()
+        is_global = False
+        if len(agents) == 1:  # the usual group: one user-agent line, no set to build
+            if is_global_agent(agents[0], star_with_text):
                 is_global = True
             else:
-                tokens.add(product_token(agent))
+                tokens = (product_token(agents[0]),)
+        else:
+            named = set()
+            for agent in agents:
+                if is_global_agent(agent, star_with_text):
+                    is_global = True
+                else:
+                    named.add(product_token(agent))
+            tokens = tuple(sorted(named))
         self.draft.pack()
-        ruleset = RuleSet(self.draft, self.written, self.can_disallow)  # indexed when first matched
-        return Group(self.line, tuple(self.agents), tuple(sorted(tokens)), is_global, ruleset, tuple(self.extensions))
+        ruleset = RuleSet(self.draft, self.written, self.can_disallow)
+        return _new_group(Group, (self.line, tuple(agents), tokens, is_global, ruleset, tuple(self.extensions)))
+
+
+_new_group = tuple.__new__  # Group(...) without the Python-level __new__ frame (once per group)
 
 
 def _index_html(pattern: str, line: int) -> tuple[int, str] | None:
@@ -155,11 +169,11 @@ def build_model_from_lines(
     takes its line findings from the same tokenisation that built the model. Parsing passes
     None and pays one test per line.
     """
-    # ascii_only: then a value without '%' is its own pattern (Google's escaping).
     fast = lexer.fast_keys(mode)
     # The kind tests below rely on DISALLOW and ALLOW being the two lowest event kinds (lexer).
     blank_ends = mode.blank_line_ends_record
     plain_is_pattern = not mode.normalise_percent_encoding
+    plain_ascii = plain_is_pattern and ascii_only  # then a value without '%' is its own pattern
     wildcards = mode.wildcards
     index_html = mode.index_html_allows_directory
 
@@ -170,12 +184,12 @@ def build_model_from_lines(
     current: _Open | None = None
     draft = Draft()
     floor, ranks, keys = draft.floor, draft.ranks, draft.keys
-    seen: dict[str, str] = {}
     n = 0
     for line in lines:
         n += 1
         key, colon, value = line.partition(":")
-        kind = fast.get(key) if colon else None
+        # Most fast lines are "Disallow:": one string comparison, no hashing of the key.
+        kind = (DISALLOW if key == "Disallow" else fast.get(key)) if colon else None
         if kind is not None:
             if "#" in value:
                 value = value[: value.index("#")]
@@ -202,7 +216,7 @@ def build_model_from_lines(
             if current is None:
                 orphans.append(n)
                 continue
-            if "%" not in value and plain_is_pattern and (ascii_only or value.isascii()):
+            if "%" not in value and (plain_ascii or (plain_is_pattern and value.isascii())):
                 pattern = value
             else:
                 pattern = rfc_normalise_pattern(value) if not plain_is_pattern else google_escape(value)
@@ -214,28 +228,29 @@ def build_model_from_lines(
             size = len(pattern)
             # rank(kind == ALLOW, size, n), inlined with its constants: a call per rule line costs
             # about 2% of a pure-Python parse (test_fast_paths pins that the two agree).
-            r = (size << PRIORITY_SHIFT) | (ALLOW_BIT if kind == ALLOW else 0) | (LINE_MASK - n)
-            if kind == DISALLOW and size:
+            r = (size << PRIORITY_SHIFT) | (LINE_MASK - n)
+            if kind == ALLOW:
+                r |= ALLOW_BIT
+                if index_html and "index.htm" in value:
+                    implied = _index_html(pattern, n)
+                    if implied is not None:
+                        classify(draft, implied[0], implied[1], wildcards)
+                        if current.written is None:
+                            current.written = {}
+                        current.written[n] = text(value)  # both rules of the line show it as written
+            elif size:
                 current.can_disallow = True
             if "*" in pattern or "$" in pattern:
                 classify(draft, r, pattern, wildcards)
             # What classify() does with a pattern without "*" and "$", inlined:
             elif size > 1:
                 ranks.append(r)
-                # Files often repeat one rule list for several agents: keep one copy of each path.
-                keys.append(seen.setdefault(pattern, pattern))
+                keys.append(pattern)
             elif pattern == "/" or not pattern:  # matches every path
                 floor.append((r, pattern))
             else:
                 ranks.append(r)
                 keys.append(pattern)
-            if kind == ALLOW and index_html and "index.htm" in value:
-                implied = _index_html(pattern, n)
-                if implied is not None:
-                    classify(draft, implied[0], implied[1], wildcards)
-                    if current.written is None:
-                        current.written = {}
-                    current.written[n] = text(value)  # both rules of the line show it as written
         elif kind == USER_AGENT:
             if current is None or draft.has_rules():
                 if current is not None:
@@ -255,4 +270,6 @@ def build_model_from_lines(
             (current.extensions if current is not None else outside).append(ext)
     if current is not None:
         groups.append(current.close(mode))
+    if len(groups) > 1:
+        share_paths([group.ruleset for group in groups])
     return Model(tuple(groups), tuple(sitemaps), tuple(outside), tuple(orphans), bom, n)

@@ -124,9 +124,10 @@ class Pattern(NamedTuple):
         return segments_match(self.segments, self.anchored, path)
 
 
-def segments_match(segments: tuple[str, ...], anchored: bool, path: str) -> bool:
-    """Whether a pattern matches ``path`` from its start (R4): ``segments`` are its literal runs
-    between ``*`` (at least one; empty where ``*`` are adjacent or at an end), ``anchored`` a final ``$``.
+def segments_match(segments: tuple[str, ...], anchored: bool, path: str, start: int = 0) -> bool:
+    """Whether a pattern matches ``path[start:]`` from its start (R4): ``segments`` are its literal
+    runs between ``*`` (at least one; empty where ``*`` are adjacent or at an end), ``anchored`` a
+    final ``$``. ``start`` lets a check match a path inside its URL without copying it.
 
     The first segment must be a prefix of the path. Each middle segment is found at its
     leftmost place after the previous one (empty ones are skipped). Without ``anchored`` the
@@ -138,11 +139,11 @@ def segments_match(segments: tuple[str, ...], anchored: bool, path: str) -> bool
     first = segments[0]
     if len(segments) == 1:
         if anchored:
-            return path == first
-        return path.startswith(first)
-    if not path.startswith(first):
+            return len(path) - start == len(first) and path.startswith(first, start)
+        return path.startswith(first, start)
+    if not path.startswith(first, start):
         return False
-    pos = len(first)
+    pos = start + len(first)
     for seg in segments[1:-1]:
         if seg:
             found = path.find(seg, pos)

@@ -29,7 +29,7 @@ from robotrules.core.model import Extension, Group, Merged, build_model
 from robotrules.core.modes import Mode, get_mode
 from robotrules.core.pattern import rfc_normalise_path
 from robotrules.core.rules import ALLOW_BIT, PRIORITY_ONE, Rule, line_of, verdict
-from robotrules.core.urls import cut_at_fragment, path_params_query
+from robotrules.core.urls import path_params_query
 from robotrules.core.usage import Signal, Usage, UsageRule, parse_signal, usage_rule
 from robotrules.core.usage import answer as usage_answer
 
@@ -46,6 +46,9 @@ _AGENT_MEMO = 16
 """How many agent strings :meth:`RobotsTxt.allowed` keeps the selected rules of, per parsed file
 (a crawler asks with one or a few; any more are selected on each call)."""
 _NO_GROUP = Merged(EMPTY, ())
+_NO_ORIGIN = ("https://\0/", 9)
+"""What :meth:`RobotsTxt.allowed` remembers of no URL yet: a URL starting with it holds a NUL,
+which the fast path refuses, so it is never used."""
 
 
 class Decision(NamedTuple):
@@ -99,6 +102,7 @@ class RobotsTxt:
     _fallback: Group | Merged  # the "*" group(s)
     _plain: bool  # google mode: URLs and agents used as given (the hot path of allowed())
     _by_agent: dict[str, RuleSet]  # allowed()'s memo: agent string as given -> the rules it obeys (bounded)
+    _origin: list[tuple[str, int]]  # allowed()'s memo: the last "scheme://host/" read fast and where its path starts
 
     def __reduce__(self) -> tuple[object, tuple[bytes, str, int]]:
         """Pickled as its body, mode and size, and parsed again where it is unpickled (the body is
@@ -118,25 +122,14 @@ class RobotsTxt:
             ruleset = self._by_agent.get(user_agent)
             if ruleset is None:
                 ruleset = self._rules_of(user_agent)
-            https = url.startswith("https://")
-            if not https and "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
-                warn_url(url)
+            # R3: a URL on the origin of the last one read (S1: one file's URLs share one) has its
+            # path at the same place, matched there uncopied; any other URL is read by _path_at.
+            origin, start = self._origin[0]
+            if not (url.startswith(origin) and "#" not in url and "\0" not in url):
+                start = self._path_at(url)
             if not ruleset._can_disallow:  # e.g. no rules, or only "disallow:" (R1); the property, without its call
                 return True
-            # R3: path_params_query(url), with its branch for "https://host/path" inlined: 5% of a
-            # check's instructions (bench/check_instructions.py); tests/core/test_fast_paths.py pins the two.
-            start = url.find("/", 8) if https else -1
-            if start > 0:
-                host = url[8:start]
-                if "?" in host or ";" in host or "#" in host:
-                    path = path_params_query(url)
-                else:
-                    path = url[start:]
-                    if "#" in path or "\0" in path:
-                        path = cut_at_fragment(path)
-            else:
-                path = path_params_query(url)
-            found = ruleset.best(path)
+            found = ruleset.best(url, start) if start else ruleset.best(path_params_query(url))
             # rules.verdict(found), inlined with its constants: this is the per-URL hot path.
             return found is None or found[0] & ALLOW_BIT != 0 or found[0] < PRIORITY_ONE
         return self.check(url, user_agent).allowed
@@ -320,6 +313,23 @@ class RobotsTxt:
             self._by_agent[user_agent] = ruleset
         return ruleset
 
+    def _path_at(self, url: str) -> int:
+        """R3: where the path of ``url`` starts when it is all of the URL's end ("http(s)://host/...",
+        no '?', ';' or '#' in the host, no '#' or NUL anywhere), remembering the URL's origin for
+        :meth:`allowed`; else 0 (then the path is extracted), warning for a URL of no known form."""
+        if url.startswith(("https://", "http://")):
+            after = 8 if url[4] == "s" else 7  # past "scheme://"
+            start = url.find("/", after)
+            if start > 0 and "#" not in url and "\0" not in url:
+                host = url[after:start]
+                if "?" not in host and ";" not in host:
+                    self._origin[0] = (url[:start + 1], start)  # one store: readers see the old pair or the new
+                    return start
+            return 0
+        if "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
+            warn_url(url)
+        return 0
+
     def _select(self, user_agent: UserAgents) -> Selection:
         """G2/G5: the rules for the caller's agent(s), their groups and the token that selected them."""
         agents = (user_agent,) if isinstance(user_agent, str) else tuple(user_agent)
@@ -438,6 +448,7 @@ def parse(body: bytes | str, *, mode: str = "google") -> RobotsTxt:
         fallback,
         not mode_rules.normalise_percent_encoding and not mode_rules.substring_agent_match,
         {},
+        [_NO_ORIGIN],
     )
 
 
