@@ -122,13 +122,15 @@ class RobotsTxt:
             ruleset = self._by_agent.get(user_agent)
             if ruleset is None:
                 ruleset = self._rules_of(user_agent)
+            if not ruleset._can_disallow:  # e.g. no rules, or only "disallow:" (R1): every path is allowed
+                if "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
+                    warn_url(url)
+                return True
             # R3: a URL on the origin of the last one read (S1: one file's URLs share one) has its
             # path at the same place, matched there uncopied; any other URL is read by _path_at.
             origin, start = self._origin[0]
             if not (url.startswith(origin) and "#" not in url and "\0" not in url):
                 start = self._path_at(url)
-            if not ruleset._can_disallow:  # e.g. no rules, or only "disallow:" (R1); the property, without its call
-                return True
             found = ruleset.best(url, start) if start else ruleset.best(path_params_query(url))
             # rules.verdict(found), inlined with its constants: this is the per-URL hot path.
             return found is None or found[0] & ALLOW_BIT != 0 or found[0] < PRIORITY_ONE
