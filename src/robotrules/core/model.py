@@ -128,10 +128,10 @@ class _Open:
             tokens = tuple(sorted(named))
         self.draft.pack()
         ruleset = RuleSet(self.draft, self.written, self.can_disallow)
-        return _new_group(Group, (self.line, tuple(agents), tokens, is_global, ruleset, tuple(self.extensions)))
+        return _new_tuple(Group, (self.line, tuple(agents), tokens, is_global, ruleset, tuple(self.extensions)))
 
 
-_new_group = tuple.__new__  # Group(...) without the Python-level __new__ frame (once per group)
+_new_tuple = tuple.__new__  # Group(...), Model(...) without their Python-level __new__ frame
 
 
 def _index_html(pattern: str, line: int) -> tuple[int, str] | None:
@@ -258,18 +258,18 @@ def build_model_from_lines(
                 current = _Open(n)
                 draft = current.draft
                 floor, ranks, keys = draft.floor, draft.ranks, draft.keys
-            current.agents.append(text(value))
+            current.agents.append(value if value.isascii() else text(value))  # text(value), without a call
         elif kind == SITEMAP:
-            sitemaps.append(text(value))
+            sitemaps.append(value if value.isascii() else text(value))
         elif kind == BLANK:
             if current is not None:
                 groups.append(current.close(mode))
                 current = None
         elif kind != INVALID:
-            ext = Extension(text(key).lower(), text(value), n)
+            ext = _new_tuple(Extension, (text(key).lower(), text(value), n))
             (current.extensions if current is not None else outside).append(ext)
     if current is not None:
         groups.append(current.close(mode))
     if len(groups) > 1:
         share_paths([group.ruleset for group in groups])
-    return Model(tuple(groups), tuple(sitemaps), tuple(outside), tuple(orphans), bom, n)
+    return _new_tuple(Model, (tuple(groups), tuple(sitemaps), tuple(outside), tuple(orphans), bom, n))
