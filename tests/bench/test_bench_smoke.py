@@ -58,3 +58,15 @@ def test_check_instructions_workload_checks_the_usual_urls_as_documented():
     assert [robots.allowed(url, bench.AGENT) for url in bench.URLS] == [True, False, False, True]
     assert [robots.check(url, bench.AGENT).line for url in bench.URLS] == [0, 4, 2, 0]
     bench.workload(40, counted=True)  # runs; what it costs is callgrind's to count
+
+
+def test_check_instructions_corpus_workloads_count_every_link_and_every_file():
+    """The --corpus and --parse workloads (run under valgrind by the script) decide every corpus
+    link and parse every corpus file: what the per-check and per-parse figures divide by."""
+    bench = load_bench("check_instructions")
+    corpus = load_bench("corpus_bench").default_corpus()
+    if not (corpus / "robotfiles").is_dir():
+        pytest.skip(f"corpus absent: {corpus}")
+    files = sum(1 for _ in (corpus / "robotfiles").iterdir())
+    assert bench.corpus_workload("parse", counted=True) == files
+    assert bench.corpus_workload("check", counted=False) > 0
