@@ -6,7 +6,7 @@ import importlib.util
 import json
 import signal
 import subprocess
-import time
+import threading
 
 import pytest
 
@@ -21,7 +21,10 @@ def _service_installed() -> bool:
 
 
 def test_serve_starts_the_service_and_answers_healthz(tmp_path, cli_env, site):
-    """The console script starts the service on the port given; /healthz answers; Ctrl-C stops it."""
+    """The console script starts the service on the port given; /healthz answers; Ctrl-C stops it.
+
+    The test waits for the service to say it is listening before it asks: the port was free when
+    chosen, and a server of a test running beside this one could take it meanwhile and answer."""
     if not _service_installed():
         pytest.skip("the service package or its extra (fastapi, uvicorn) is not installed")
     import httpx
@@ -30,19 +33,26 @@ def test_serve_starts_the_service_and_answers_healthz(tmp_path, cli_env, site):
     process = subprocess.Popen([SCRIPT, "serve", "--port", str(port), "--cache", str(tmp_path / "svc.sqlite3")],
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                cwd=tmp_path, env=cli_env)
+    lines: list[str] = []
+    listening = threading.Event()
+
+    def read_stderr() -> None:
+        assert process.stderr is not None
+        for line in process.stderr:
+            lines.append(line)
+            if f"running on http://127.0.0.1:{port}" in line:
+                listening.set()
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
     try:
-        deadline = time.monotonic() + 20
-        answer = None
-        while time.monotonic() < deadline and process.poll() is None:
-            try:
-                answer = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=1.0)
-                break
-            except httpx.TransportError:
-                time.sleep(0.1)
-        assert answer is not None, f"the service did not answer: {process.poll()}"
+        assert listening.wait(20), f"the service did not start: {process.poll()} {''.join(lines)[-2000:]}"
+        answer = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5.0)
         assert answer.status_code == 200
         process.send_signal(signal.SIGINT)
-        _, err = process.communicate(timeout=15)
+        process.wait(15)
+        reader.join(5)
+        err = "".join(lines)
         assert process.returncode == 0, err
         assert TRACEBACK not in err
     finally:
