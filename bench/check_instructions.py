@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 BODY = (b"User-agent: *\nDisallow: /wp-admin/\nAllow: /wp-admin/admin-ajax.php\nDisallow: /search\n"
         b"Disallow: /cart\nDisallow: /*?replytocom\nSitemap: https://www.example.com/sitemap.xml\n")
@@ -52,21 +53,25 @@ def workload(checks: int, counted: bool) -> None:
             allowed(url, AGENT)
 
 
-def corpus_workload(kind: str, counted: bool) -> int:
-    """The corpus workloads: load the corpus and (``check``) parse each site's file and check its
-    links once; when ``counted``, check every link again, or (``parse``) parse every file once.
-    Returns how many checks or parses were counted."""
+def load_corpus() -> Any:
+    """The robots.txt corpus, read by ``corpus_bench.py`` (loaded from its file: bench/ is no package)."""
     import importlib.util
-
-    import robotrules
 
     spec = importlib.util.spec_from_file_location("_corpus_bench", Path(__file__).with_name("corpus_bench.py"))
     assert spec is not None and spec.loader is not None
     corpus_bench = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = corpus_bench  # dataclasses look their module up there
     spec.loader.exec_module(corpus_bench)
+    return corpus_bench.load_corpus(corpus_bench.default_corpus())
 
-    corpus = corpus_bench.load_corpus(corpus_bench.default_corpus())
+
+def corpus_workload(kind: str, counted: bool) -> int:
+    """The corpus workloads: load the corpus and (``check``) parse each site's file and check its
+    links once; when ``counted``, check every link again, or (``parse``) parse every file once.
+    Returns how many checks or parses were counted."""
+    import robotrules
+
+    corpus = load_corpus()
     if kind == "parse":
         if counted:
             for body in corpus.raw:
@@ -123,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     core = "compiled" if robotrules.core.COMPILED else "pure Python"
     head = f"robotrules {robotrules.__version__} ({core} core), Python {sys.version.split()[0]}: "
     if workload_name != "usual":
-        count = corpus_workload(workload_name, counted=False)  # here, only to count (cheap)
+        corpus = load_corpus()
+        count = len(corpus.raw) if workload_name == "parse" else corpus.n_links
         spent = instructions(0, True, workload_name) - instructions(0, False, workload_name)
         if workload_name == "parse":
             print(f"{head}{spent / 1e6:,.1f} M instructions per parse of the whole corpus ({count:,} files)")

@@ -156,8 +156,10 @@ def warn_agent(agent: str) -> None:
 
 
 def warn_url(url: str) -> None:
-    """R3: warn (:class:`RobotsInputWarning`) for a URL that is neither absolute nor a path
-    starting with "/" (callers test that cheaply first: no "://" in it, and no leading "/")."""
+    """R3: warn (:class:`RobotsInputWarning`) when ``url`` is neither absolute (no "://" in it)
+    nor a path starting with "/"; "" is fine (it is read as "/")."""
+    if "://" in url or url[:1] == "/" or not url:
+        return
     _warn(f"{url[:200]!r} is neither an absolute URL nor a path starting with '/', so it is not decided as "
           "meant; pass the full URL (https://example.com/page) or the path with its leading '/'")
 

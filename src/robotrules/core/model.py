@@ -258,9 +258,9 @@ def build_model_from_lines(
                 current = _Open(n)
                 draft = current.draft
                 floor, ranks, keys = draft.floor, draft.ranks, draft.keys
-            current.agents.append(value if value.isascii() else text(value))  # text(value), without a call
+            current.agents.append(text(value))
         elif kind == SITEMAP:
-            sitemaps.append(value if value.isascii() else text(value))
+            sitemaps.append(text(value))
         elif kind == BLANK:
             if current is not None:
                 groups.append(current.close(mode))

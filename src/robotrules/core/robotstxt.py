@@ -123,8 +123,7 @@ class RobotsTxt:
             if ruleset is None:
                 ruleset = self._rules_of(user_agent)
             if not ruleset._can_disallow:  # e.g. no rules, or only "disallow:" (R1): every path is allowed
-                if "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
-                    warn_url(url)
+                warn_url(url)
                 return True
             # R3: a URL on the origin of the last one read (S1: one file's URLs share one) has its
             # path at the same place, matched there uncopied; any other URL is read by _path_at.
@@ -144,8 +143,7 @@ class RobotsTxt:
         """
         if not isinstance(url, str):
             raise TypeError(f"url must be str, not {type(url).__name__}")
-        if "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
-            warn_url(url)
+        warn_url(url)
         path = path_params_query(url)
         ruleset, groups, agent = self._select(user_agent)
         if not global_group and agent == "*":
@@ -328,8 +326,7 @@ class RobotsTxt:
                     self._origin[0] = (url[:start + 1], start)  # one store: readers see the old pair or the new
                     return start
             return 0
-        if "://" not in url and url[:1] not in "/":  # "" (read as "/") is fine
-            warn_url(url)
+        warn_url(url)
         return 0
 
     def _select(self, user_agent: UserAgents) -> Selection:
