@@ -128,13 +128,19 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
 
 # -- Spark: one local session per worker ------------------------------------------------------
 
-SPARK_TEST_JVM = "--driver-java-options '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC' pyspark-shell"
+SPARK_TEST_JVM = ("--driver-java-options '-XX:TieredStopAtLevel=1 -XX:+UseSerialGC'"
+                  " --conf spark.sql.codegen.wholeStage=false --conf spark.sql.codegen.factoryMode=NO_CODEGEN"
+                  " pyspark-shell")
 """How the tests' Spark JVMs start (pyspark reads ``PYSPARK_SUBMIT_ARGS`` when it launches one,
 here or in a command the tests start): a test's JVM lives a minute or two, too short for the
 optimising JIT and the parallel collector to pay back their threads. The quick JIT alone and
 one collector thread cut the Spark group's machine time by about a third (195 to 132
-core-seconds measured with /proc/stat on a 2-core machine, for the same 43 tests); the rows are
-the same. A caller's own ``PYSPARK_SUBMIT_ARGS`` wins."""
+core-seconds measured with /proc/stat on a 2-core machine, for the same 43 tests). The tests'
+tables are a few rows each, so Spark's generated Java code (each query's stages and
+expressions compiled at run time, Janino) costs more than it saves: its interpreted
+evaluation, which Spark's own tests use the same way, took the group from 159 to 141
+core-seconds (a slower machine). The rows are the same. A caller's own ``PYSPARK_SUBMIT_ARGS``
+wins."""
 os.environ.setdefault("PYSPARK_SUBMIT_ARGS", SPARK_TEST_JVM)
 
 

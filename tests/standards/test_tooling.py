@@ -21,8 +21,10 @@ def _tool(*args: str | Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_mypy_strict_is_clean() -> None:
-    """``mypy --strict`` over src/, the build backend and setup.py reports no error."""
-    done = _tool("mypy", "--strict")
+    """``mypy --strict`` over src/, the build backend and setup.py reports no error. Its cache is
+    not written (``--cache-dir=/dev/null``, as mypy's documentation describes): a fresh clone has
+    none to read, and writing one took a fifth of the check's time (19 to 15 CPU-seconds)."""
+    done = _tool("mypy", "--strict", "--cache-dir=/dev/null")
     assert done.returncode == 0, done.stdout[-6000:] + done.stderr[-2000:]
 
 
