@@ -1,5 +1,5 @@
 """Suite-wide set-up: the compiled-core guard, the Hypothesis profiles, the expensive groups and
-their shared sessions (one Spark session per worker, one Chromium per module).
+their shared sessions (one Spark session per worker, one Chromium for each run of browser tests).
 
 Hypothesis profiles, chosen by ``HYPOTHESIS_PROFILE`` (or ``--hypothesis-profile``):
 
@@ -170,7 +170,7 @@ def spark() -> Iterator[Any]:
     session.stop()
 
 
-# -- Chromium: one headless browser per module -----------------------------------------------
+# -- Chromium: one headless browser for each run of browser tests ---------------------------
 # (its tests share one context per module, opened by tests/chromium.py's shared_window)
 
 CHROMIUM = "/usr/bin/chromium"
@@ -178,20 +178,59 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-component-update", "--disable-sync"]
 
 
+class _Chromium:
+    """Debian's headless Chromium driven by Playwright (never downloads one), started for the first
+    browser test of a run of them and stopped before the next test that needs none
+    (:func:`pytest_runtest_teardown`), so the browser modules that follow each other on a worker
+    share one browser (a launch cost about a CPU-second). Not longer: Playwright's synchronous
+    API keeps an asyncio loop running in this thread while it is open, and ``asyncio.run`` and
+    ``anyio.run`` refuse to start beside it."""
+
+    def __init__(self) -> None:
+        self._playwright: Any = None
+        self._browser: Any = None
+
+    def browser(self) -> Any:
+        if self._browser is None:
+            from playwright.sync_api import sync_playwright
+
+            self._playwright = sync_playwright().start()
+            try:
+                self._browser = self._playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS,
+                                                                 headless=True, timeout=30_000)
+            except BaseException:
+                self.stop()
+                raise
+        return self._browser
+
+    def stop(self) -> None:
+        browser, playwright = self._browser, self._playwright
+        self._browser = self._playwright = None
+        try:
+            if browser is not None:
+                browser.close()
+        finally:
+            if playwright is not None:
+                playwright.stop()
+
+
+_CHROMIUM = _Chromium()
+
+
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    """Debian's headless Chromium driven by Playwright (never downloads one), for the tests of one
-    module. Not longer: Playwright's synchronous API keeps an asyncio loop running in this thread
-    while it is open, and ``asyncio.run`` and ``anyio.run`` refuse to start beside it."""
+def browser() -> Any:
+    """The running headless Chromium, for the tests of one module (each opens its own context)."""
     if not os.path.exists(CHROMIUM):
         unavailable(f"no Chromium at {CHROMIUM} (apt-get install chromium); these tests never download a browser")
     try:
-        from playwright.sync_api import sync_playwright
+        import playwright.sync_api  # noqa: F401
     except ImportError:
         unavailable("playwright is not installed (pip install playwright; no browser download is needed)")
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True, timeout=30_000)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    return _CHROMIUM.browser()
+
+
+@pytest.hookimpl(trylast=True)  # after the module's contexts are closed (pytest's own teardown)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """Stop the browser once the next test to run on this worker needs none (or none is left)."""
+    if nextitem is None or "browser" not in getattr(nextitem, "fixturenames", ()):
+        _CHROMIUM.stop()
