@@ -26,6 +26,15 @@ WARC file (as ``prefix + warc_filename``) and the byte where the damage starts i
 longer than :data:`MAX_RECORD` is damaged without being read. A file that cannot be read at all
 (missing, a server error, a server that ignores ``Range:``) is :class:`SourceError`.
 
+The rows come from strangers too. A row that cannot be used (an offset or length that is
+missing, negative, fractional, text or a list, a zero length, a length over :data:`MAX_RECORD`, a
+``warc_filename`` that is not a plain name under the prefix) is a damaged record named by the
+index file, the byte of its row group and its row number, found before any file is opened: a
+name is never joined to the prefix unless it stays inside it (after links, and with a URL prefix
+on the same host and path), so no message tells whether a file outside exists. The index is read
+a batch of rows at a time and repeated rows are merged by pyarrow, so memory is bounded by a
+batch and the distinct records selected, not by the number of rows.
+
 The captures feed the same :class:`~robotrules.batch.captures.Archive` a WARC file feeds, so the
 replay of the fetch policy and everything downstream (:func:`robotrules.batch.decide`,
 :func:`~robotrules.batch.run`, audits) is unchanged: the rows equal those from reading the whole
@@ -38,13 +47,15 @@ from __future__ import annotations
 
 import contextlib
 import os
+import posixpath
+import re
 import shutil
 import tempfile
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass
-from itertools import groupby
+from dataclasses import dataclass, field
+from itertools import accumulate, groupby
 from typing import Any
-from urllib.parse import urljoin
+from urllib.parse import unquote, urljoin, urlsplit
 
 from robotrules.batch.captures import Archive, Capture
 from robotrules.batch.decide import robots_url_of
@@ -79,6 +90,11 @@ _BATCH_BYTES = 16 * 1024 * 1024  # bytes of ranges asked for at once from a remo
 _BATCH_RANGES = 64  # ranges asked for at once (concurrently, by an async file system such as HTTP)
 
 _ROBOTSTXT = "robotstxt"
+_ROWS_AT_ONCE = 65_536  # index rows scanned at once: what memory is bounded by, not the size of the index
+_ROW = "__robotrules_row"  # the row number column added to each batch
+_PAST_THE_END = 416  # the HTTP status of a range that starts after the last byte of the file
+_LAST_BYTE = 2**63 - 1  # the last byte a file can have (a signed 64-bit position)
+_DRIVE = re.compile(r"[A-Za-z]:")  # a Windows drive ("C:"): an absolute name
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +108,8 @@ class IndexRecord:
     offset: int
     length: int
     redirect: str = ""
+    place: tuple[str, int, int] | None = field(default=None, compare=False, repr=False)
+    """Where the row is: (the index file, the byte where its row group starts, its row number, from 0)."""
 
 
 def _is_local(prefix: str) -> bool:
@@ -132,10 +150,148 @@ def _dataset(index: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
         raise SourceError(f"{given[0]}: not a readable Parquet index ({exc})") from None
 
 
-def _selected(dataset: Any, wanted: Any, crawls: Collection[str]) -> list[IndexRecord]:
+def _group_byte(metadata: Any, group: int) -> int:
+    """The byte of the index file where row group ``group`` starts (its first column's first page)."""
+    column = metadata.row_group(group).column(0)
+    return int(column.dictionary_page_offset if column.has_dictionary_page else column.data_page_offset)
+
+
+def _scan(dataset: Any, where: Any, columns: list[str]) -> Iterator[tuple[tuple[str, int, int], dict[str, Any]]]:
+    """Each row of ``dataset`` that ``where`` selects, with its place (index file, byte of its row
+    group, row number in the file), in file order. Files whose partitions, and row groups whose
+    statistics, exclude the selection are not read; the others are read :data:`_ROWS_AT_ONCE`
+    rows at a time (a file at a time, not a dataset scan, which holds a whole row group decoded),
+    and only the selected rows of a batch, each distinct one once, become Python values."""
+    arrow: Any = require("pyarrow", "batch")
+    scanning: Any = require("pyarrow.dataset", "batch")
+    parquet: Any = require("pyarrow.parquet", "batch")
+    for fragment in dataset.get_fragments(filter=where):
+        groups = [piece.row_groups[0].id for piece in fragment.split_by_row_group(where, schema=dataset.schema)]
+        if not groups:
+            continue
+        fixed = scanning.get_partition_keys(fragment.partition_expression)
+        with fragment.filesystem.open_input_file(fragment.path) as handle:
+            table = parquet.ParquetFile(handle, pre_buffer=True)  # a row group's needed columns in few reads
+            metadata = table.metadata
+            starts = list(accumulate((metadata.row_group(n).num_rows for n in range(metadata.num_row_groups)), initial=0))
+            present = [name for name in columns if name in table.schema_arrow.names]
+            for group in groups:
+                byte, row = _group_byte(metadata, group), starts[group]
+                for batch in table.iter_batches(batch_size=_ROWS_AT_ONCE, row_groups=[group], columns=present,
+                                                use_threads=False):
+                    numbered = arrow.Table.from_batches([batch])
+                    for name in columns:  # a partition's value, or nulls for a column this file lacks
+                        if name not in present:
+                            kind = dataset.schema.field(name).type
+                            numbered = numbered.append_column(name, arrow.repeat(arrow.scalar(fixed.get(name), kind),
+                                                                                 batch.num_rows))
+                    numbered = numbered.append_column(_ROW, _numbers(row, batch.num_rows))
+                    row += batch.num_rows
+                    for found in _distinct(numbered.filter(where)).to_pylist():
+                        yield (fragment.path, byte, found.pop(_ROW)), found
+
+
+def _numbers(first: int, count: int) -> Any:
+    """The row numbers ``first`` to ``first + count - 1`` as a pyarrow array (made by pyarrow, not by Python ints)."""
+    arrow: Any = require("pyarrow", "batch")
+    counting: Any = require("pyarrow.compute", "batch")
+    return counting.add(counting.cumulative_sum(arrow.repeat(arrow.scalar(1, arrow.int64()), count)), first - 1)
+
+
+def _distinct(table: Any) -> Any:
+    """``table`` without rows that repeat an earlier one (all columns but the row number alike),
+    in row order: 2,000,000 copies of a row cost one Python row, not 2,000,000. ``table`` as it
+    is when its columns cannot be grouped (a list column: each row is then judged on its own)."""
+    keys = [name for name in table.column_names if name != _ROW]
+    if table.num_rows < 2:
+        return table
+    arrow: Any = require("pyarrow", "batch")
+    try:
+        firsts = table.group_by(keys, use_threads=False).aggregate([(_ROW, "min")])
+    except arrow.ArrowException:  # a column type that cannot be grouped (a list)
+        return table
+    firsts = firsts.rename_columns([_ROW if name == f"{_ROW}_min" else name for name in firsts.column_names])
+    return firsts.sort_by(_ROW).select(table.column_names)
+
+
+def _shown(value: object) -> str:
+    """``value`` as a message shows a stranger's value: its repr, on one line, at most 60 characters."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _whole_number(value: object, what: str, least: int, most: int, beyond: str) -> int | str:
+    """``value`` (a cell of the index) as a whole number from ``least`` to ``most``, or what is wrong with it.
+
+    A float is taken only when whole (a column written as floating point): never truncated.
+    ``beyond`` says what a number over ``most`` means."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if value is None:
+        return f"{what} is missing"
+    if isinstance(value, bool) or not isinstance(value, int):
+        return f"{what} {_shown(value)} is not a whole number of bytes"
+    if value < least:
+        return f"{what} {value:,} is negative" if value < 0 else f"{what} {value:,} gives the record no bytes"
+    if value > most:
+        return f"{what} {value:,} is {beyond}"
+    return value
+
+
+def _name_problem(name: object) -> str | None:
+    """What makes ``name`` (a ``warc_filename`` cell) unusable as a name under the WARC prefix, or
+    None: it must be text naming a file below the prefix (no ``..``, not absolute, no scheme,
+    no control character), read as it is and percent-decoded, since a server decodes it."""
+    if not isinstance(name, str) or not name:
+        return f"the file name is {_shown(name)}, not the name of a file"
+    for form in (name, unquote(name)):
+        if any(ord(character) < 0x20 or ord(character) == 0x7F for character in form):
+            return f"the file name {_shown(name)} holds a control character (such as NUL)"
+        if form.startswith(("/", "\\")) or _DRIVE.match(form) or "://" in form or "::" in form:
+            return f"the file name {_shown(name)} is absolute, not a name under the WARC prefix"
+        if ".." in form.replace("\\", "/").split("/"):
+            return f"the file name {_shown(name)} leads outside the WARC prefix (..)"
+    return None
+
+
+def _record_of(place: tuple[str, int, int], row: dict[str, Any]) -> IndexRecord | str:
+    """The record one index row gives, or what makes the row unusable."""
+    url, name = row["url"], row["warc_filename"]
+    if not isinstance(url, str) or not url:
+        return f"the URL is {_shown(url)}, not a URL"
+    problem = _name_problem(name)
+    if problem is not None:
+        return problem
+    offset = _whole_number(row["warc_record_offset"], "the offset", 0, _LAST_BYTE - MAX_RECORD,
+                           "past the end of any file")
+    if isinstance(offset, str):
+        return offset
+    length = _whole_number(row["warc_record_length"], "the length", 1, MAX_RECORD,
+                           f"more than the {MAX_RECORD:,} bytes of any robots.txt record")
+    if isinstance(length, str):
+        return length
+    redirect = row.get("fetch_redirect")
+    return IndexRecord(url, name, offset, length, redirect if isinstance(redirect, str) else "", place)
+
+
+def _bad_row(place: tuple[str, int, int], problem: str) -> BadRecord:
+    """The damaged record of an unusable index row: the index file, the byte of its row group, the row and what is wrong."""
+    path, byte, row = place
+    return BadRecord(path, byte, f"row {row:,} of the index: {problem}")
+
+
+def _selected(dataset: Any, wanted: Any, crawls: Collection[str],
+              bad_records: list[BadRecord] | None, reported: set[tuple[str, ...]]) -> list[IndexRecord]:
     """The rows of ``dataset`` that ``wanted`` (a pyarrow expression) selects, in the robotstxt
-    subset and ``crawls`` when the index has those partitions, sorted by file and offset."""
+    subset and ``crawls`` when the index has those partitions, sorted by file and offset, each
+    (file, offset) once (the last row of it counts).
+
+    An unusable row (a missing, negative, zero, fractional, non-numeric or too large offset or
+    length, a file name that is not a plain name under the prefix) is a damaged record, raised
+    or listed in ``bad_records``; ``reported`` keeps the rows already listed (a repeated row is
+    listed once, at its first row). Memory: a batch of rows, plus the distinct records selected."""
     compute: Any = require("pyarrow.dataset", "batch")
+    arrow: Any = require("pyarrow", "batch")
     names = set(dataset.schema.names)
     missing = [name for name in INDEX_COLUMNS if name not in names]
     if missing:
@@ -147,19 +303,22 @@ def _selected(dataset: Any, wanted: Any, crawls: Collection[str]) -> list[IndexR
         if "crawl" not in names:
             raise SourceError("the index has no crawl column (partition) to select crawls by")
         where = where & compute.field("crawl").isin(sorted(crawls))
-    columns = [*INDEX_COLUMNS, *(["fetch_redirect"] if "fetch_redirect" in names else [])]
+    columns = [*INDEX_COLUMNS, *(name for name in ("fetch_redirect", "url_host_name", "subset", "crawl") if name in names)]
+    found: dict[tuple[str, int], IndexRecord] = {}
     try:
-        table = dataset.to_table(columns=columns, filter=where)
+        for place, row in _scan(dataset, where, columns):
+            record = _record_of(place, row)
+            if isinstance(record, IndexRecord):
+                found[(record.warc_filename, record.offset)] = record
+                continue
+            key = (place[0], *(_shown(row[name]) for name in INDEX_COLUMNS))
+            if key not in reported:
+                reported.add(key)
+                _damaged(_bad_row(place, record), bad_records)
     except OSError as exc:
         raise SourceError(f"cannot read the index: {exc}") from None
-    found: dict[tuple[str, int], IndexRecord] = {}
-    for row in table.to_pylist():
-        if not row["url"] or not row["warc_filename"] or row["warc_record_offset"] is None \
-                or row["warc_record_length"] is None:
-            continue
-        record = IndexRecord(str(row["url"]), str(row["warc_filename"]), int(row["warc_record_offset"]),
-                             int(row["warc_record_length"]), str(row.get("fetch_redirect") or ""))
-        found[(record.warc_filename, record.offset)] = record
+    except arrow.ArrowException as exc:  # a column of a type the selection cannot compare, a corrupt file
+        raise SourceError(f"cannot read the index: {exc}") from None
     return [found[key] for key in sorted(found)]
 
 
@@ -171,7 +330,8 @@ def _many(given: Iterable[str] | None) -> Iterable[str] | None:
 def select_records(index: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], *,
                    hosts: Iterable[str] | None = None, urls: Iterable[str] | None = None,
                    crawls: Iterable[str] | None = None,
-                   storage_options: dict[str, Any] | None = None) -> list[IndexRecord]:
+                   storage_options: dict[str, Any] | None = None,
+                   bad_records: list[BadRecord] | None = None) -> list[IndexRecord]:
     """The rows of the columnar ``index`` (a Parquet file, a folder of them with ``crawl=`` and
     ``subset=`` partitions, several of either, local or an fsspec URL) that hold the robots.txt
     captures of ``hosts`` (exact host names, as ``url_host_name`` holds them: lower case, no
@@ -181,23 +341,33 @@ def select_records(index: str | os.PathLike[str] | Sequence[str | os.PathLike[st
     The filter is pushed down to the Parquet scan. Sorted by WARC file, then offset (the order
     a reader of the whole files meets them), without duplicates. At least one of ``hosts`` and
     ``urls`` is needed (every capture of a crawl is read faster from its WARC files).
+
+    A row that cannot be used (see :func:`read_index_captures`) raises :class:`DamagedArchive`
+    naming the index file and the row, or is listed in ``bad_records`` when that is a list.
     """
+    chosen = _wanted(index, _many(hosts), _many(urls), storage_options or {})
+    if chosen is None:
+        return []
+    return _selected(*chosen, set(_many(crawls) or ()), bad_records, set())
+
+
+def _wanted(index: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], hosts: Iterable[str] | None,
+            urls: Iterable[str] | None, storage_options: dict[str, Any]) -> tuple[Any, Any] | None:
+    """The index as a dataset and the pyarrow expression selecting ``hosts`` and ``urls`` (None: nothing to select)."""
     compute: Any = require("pyarrow.dataset", "batch")
-    hosts, urls, crawls = _many(hosts), _many(urls), _many(crawls)
     host_set = sorted({host.strip().lower().rstrip(".") for host in hosts or () if host.strip()})
     robots_urls = sorted({found for url in urls or () if (found := robots_url_of(url.strip())) is not None})
     if hosts is None and urls is None:
         raise SourceError("select captures by hosts or by URLs (to read every capture, read the WARC files)")
-    dataset = _dataset(index, storage_options or {})
+    dataset = _dataset(index, storage_options)
     names = set(dataset.schema.names)
     if host_set and "url_host_name" not in names:
         raise SourceError("the index has no url_host_name column to select hosts by")
     if not host_set and not robots_urls:
-        return []
+        return None
     by_host = compute.field("url_host_name").isin(host_set) if host_set else None
     by_url = compute.field("url").isin(robots_urls) if robots_urls else None
-    wanted = by_url if by_host is None else by_host if by_url is None else by_host | by_url
-    return _selected(dataset, wanted, set(crawls or ()))
+    return dataset, by_url if by_host is None else by_host if by_url is None else by_host | by_url
 
 
 # -- ranged reads --------------------------------------------------------------------------------
@@ -221,9 +391,36 @@ class RangeReader:
             return os.path.join(_local_path(self.prefix), warc_filename.lstrip("/"))
         return self.prefix.rstrip("/") + "/" + warc_filename.lstrip("/")
 
+    def refused(self, warc_filename: str) -> str | None:
+        """Why ``warc_filename`` is not read, or None: a name that is no plain name under the
+        prefix, one that resolves (through symbolic links under a local prefix) outside it, or
+        one that changes a URL prefix's scheme, host or path. Said before the file is opened, and
+        alike whether or not a file is there."""
+        problem = _name_problem(warc_filename)
+        if problem is not None:
+            return problem
+        location = self.location(warc_filename)
+        if self.local:
+            root = os.path.realpath(_local_path(self.prefix))
+            try:
+                inside = os.path.commonpath([root, os.path.realpath(location)]) == root
+            except ValueError:  # another drive
+                inside = False
+            return None if inside else f"the file name {_shown(warc_filename)} leads outside the WARC prefix (through a link)"
+        given, joined = urlsplit(self.prefix), urlsplit(location)
+        base = posixpath.join(given.path, "")
+        if (joined.scheme, joined.netloc) != (given.scheme, given.netloc) or joined.query or joined.fragment \
+                or not posixpath.normpath(unquote(joined.path)).startswith(base):
+            return f"the file name {_shown(warc_filename)} leads outside the WARC prefix"
+        return None
+
     def read(self, warc_filename: str, records: Sequence[IndexRecord]) -> Iterator[tuple[IndexRecord, bytes]]:
         """Each of ``records`` (all of ``warc_filename``) with its bytes, in order; fewer bytes
-        than its length when the file ends first. :class:`SourceError` when the file cannot be read."""
+        than its length when the file ends first. :class:`SourceError` when the file cannot be
+        read, or its name is refused (:meth:`refused`: then nothing is opened)."""
+        problem = self.refused(warc_filename)
+        if problem is not None:
+            raise SourceError(f"cannot read {_shown(warc_filename)}: {problem}")
         location = self.location(warc_filename)
         if self.local:
             yield from self._read_local(location, records)
@@ -232,8 +429,12 @@ class RangeReader:
 
     def _read_local(self, location: str, records: Sequence[IndexRecord]) -> Iterator[tuple[IndexRecord, bytes]]:
         try:
-            with open(location, "rb") as handle:
+            with open(os.path.realpath(location), "rb") as handle:  # the file checked by refused()
+                size = os.fstat(handle.fileno()).st_size
                 for record in records:
+                    if record.offset >= size:  # past the end: cut short (no seek a file system may refuse)
+                        yield record, b""
+                        continue
                     handle.seek(record.offset)
                     yield record, handle.read(record.length)
         except OSError as exc:
@@ -254,6 +455,9 @@ class RangeReader:
             for record, data in zip(batch, found, strict=True):
                 if isinstance(data, FileNotFoundError):
                     raise SourceError(f"cannot read {location}: no such file")
+                if getattr(data, "status", None) == _PAST_THE_END:  # the range starts past the end of the file
+                    yield record, b""  # a record cut short: damaged, as for a local file
+                    continue
                 if isinstance(data, BaseException):
                     raise SourceError(f"cannot read {location}, bytes {record.offset}-"
                                       f"{record.offset + record.length - 1}: {data}")
@@ -363,6 +567,15 @@ def read_index_captures(index: str | os.PathLike[str] | Sequence[str | os.PathLi
     (see the module) raises :class:`DamagedArchive`; when ``bad_records`` is a list it is
     appended there instead, and reading goes on. :class:`SourceError` for an index or a file
     that cannot be read. ``max_redirects`` defaults to the policy's (F3: 5).
+
+    An index row that cannot be used is a damaged record too, named by the index file, the byte
+    where its row group starts and its row number (from 0): an offset or length that is missing,
+    not a whole number (a fraction, text, a list), negative, a zero length, a length over
+    :data:`MAX_RECORD`, an offset past any file; a ``warc_filename`` that is not a plain name
+    under ``prefix`` (absolute, with a scheme, ``..``, a control character such as NUL, a link
+    out of a local prefix). Such a name is refused before anything is opened, so the message is
+    the same whether a file is there or not. A row repeated is read, or listed, once. Memory is
+    bounded by a batch of index rows plus the distinct records selected, not by the index.
     """
     hops = Policy().max_redirects if max_redirects is None else max_redirects
     crawls = _many(crawls)
@@ -370,9 +583,13 @@ def read_index_captures(index: str | os.PathLike[str] | Sequence[str | os.PathLi
     options = dict(storage_options or {})
     reader = RangeReader(prefix, options)
     try:
-        dataset = None
-        compute: Any = None
-        selected = select_records(index, hosts=hosts, urls=urls, crawls=crawls, storage_options=options)
+        compute: Any = require("pyarrow.dataset", "batch")
+        reported: set[tuple[str, ...]] = set()
+        chosen = _wanted(index, _many(hosts), _many(urls), options)
+        if chosen is None:
+            return
+        dataset = chosen[0]
+        selected = _selected(*chosen, set(crawls or ()), bad_records, reported)
         read: set[tuple[str, int]] = set()
         asked: set[str] = set()
         for round_number in range(hops + 1):
@@ -383,12 +600,12 @@ def read_index_captures(index: str | os.PathLike[str] | Sequence[str | os.PathLi
                 location = reader.location(name)
                 records = list(group)
                 read.update((record.warc_filename, record.offset) for record in records)
-                for record in records:
-                    if record.length > MAX_RECORD:  # never read (F9)
-                        _damaged(BadRecord(location, record.offset,
-                                           f"the index gives the record {record.length:,} bytes, more than the "
-                                           f"{MAX_RECORD:,} of any robots.txt record"), bad_records)
-                for record, data in reader.read(name, [r for r in records if r.length <= MAX_RECORD]):
+                refused = reader.refused(name)
+                if refused is not None:  # never opened
+                    for record in records:
+                        _damaged(_bad_row(record.place or (location, record.offset, 0), refused), bad_records)
+                    continue
+                for record, data in reader.read(name, records):
                     captures, damage = _captures_of_range(scratch, location, record, data, bodies)
                     if damage is not None:
                         _damaged(damage, bad_records)
@@ -399,10 +616,8 @@ def read_index_captures(index: str | os.PathLike[str] | Sequence[str | os.PathLi
             if not targets or round_number == hops:
                 return
             asked.update(targets)
-            if dataset is None:
-                dataset = _dataset(index, options)
-                compute = require("pyarrow.dataset", "batch")
-            selected = _selected(dataset, compute.field("url").isin(sorted(targets)), set(crawls or ()))
+            selected = _selected(dataset, compute.field("url").isin(sorted(targets)), set(crawls or ()),
+                                 bad_records, reported)
     finally:
         scratch.close()
 
