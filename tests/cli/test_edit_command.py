@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
+
+import pytest
 
 from .conftest import REQUIREMENT_ID, assert_clean_error
 
@@ -89,3 +93,35 @@ def test_standard_input_is_edited_to_stdout(console_script):
     done = console_script("edit", "-", "--block", "CCBot", stdin=b"User-agent: *\nDisallow: /a", binary=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout == b"User-agent: *\nDisallow: /a\n\nUser-agent: CCBot\nDisallow: /\n"
+
+
+def test_write_through_a_symlink_edits_its_target_and_keeps_the_link_and_the_mode(console_script, tmp_path):
+    """``--write`` on a symbolic link replaces the file it points to (at once, keeping its mode and
+    owner); the link stays a link to it."""
+    real = tmp_path / "deploy" / "robots.txt"
+    real.parent.mkdir()
+    real.write_bytes(SITE)
+    real.chmod(0o640)
+    before = real.stat()
+    (tmp_path / "robots.txt").symlink_to(real)
+    done = console_script("edit", "robots.txt", "--block", "GPTBot", "--write")
+    assert done.returncode == 0, done.stderr
+    link = tmp_path / "robots.txt"
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_bytes() == SITE + b"\r\nUser-agent: GPTBot\r\nDisallow: /\r\n"
+    after = real.stat()
+    assert stat.S_IMODE(after.st_mode) == 0o640 and (after.st_uid, after.st_gid) == (before.st_uid, before.st_gid)
+    assert sorted(p.name for p in real.parent.iterdir()) == ["robots.txt"]  # no temporary file left
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a file to another user needs root")
+def test_write_keeps_the_owner_of_a_file_that_belongs_to_someone_else(console_script, tmp_path):
+    """The edited file is a new file moved into place: it is given the old one's owner and group,
+    so editing a site's robots.txt as root does not take it from the site's user."""
+    (tmp_path / "robots.txt").write_bytes(SITE)
+    os.chown(tmp_path / "robots.txt", 12345, 12345)
+    done = console_script("edit", "robots.txt", "--block", "GPTBot", "--write")
+    assert done.returncode == 0, done.stderr
+    after = (tmp_path / "robots.txt").stat()
+    assert (after.st_uid, after.st_gid) == (12345, 12345)
+    assert (tmp_path / "robots.txt").read_bytes().endswith(b"User-agent: GPTBot\r\nDisallow: /\r\n")

@@ -215,3 +215,19 @@ def test_a_newer_robots_json_of_the_list_loads_as_it_is_published(tmp_path: Path
     assert (crawler.name, crawler.token, crawler.obeys, crawler.kind, crawler.source, crawler.origin) == (
         "NewBot/3.1", "NewBot", "no", "ai-search", "https://new.example/bot", "ai.robots.txt")
     assert from_ai_robots_txt(json.loads(path.read_text())) == (crawler,)
+
+
+def test_an_export_with_formula_like_or_hidden_characters_reads_back_the_same(tmp_path: Path) -> None:
+    """CSV cells a spreadsheet would run get a leading quote, JSON writes C1 and bidi controls as
+    escapes; both read back to the same entries."""
+    odd = (Crawler("Evil\x1b]0;t\x07\u009b\u202e", "=cmd|' /C calc'!A0", "@x", "other", "https://x.example/",
+                   origin="file"),
+           Crawler("-Dash", "'+quoted", "p", "other", "https://x.example/", origin="file"))
+    for form in ("csv", "json"):
+        path = tmp_path / f"odd.{form}"
+        path.write_text(dumps(odd, form), encoding="utf-8")
+        assert load(path) == odd
+    assert "\u009b" not in dumps(odd, "json") and "\\u009b\\u202e" in dumps(odd, "json")
+    assert "'=cmd|" in dumps(odd, "csv") and "''+quoted" in dumps(odd, "csv") and "\n'-Dash," in dumps(odd, "csv")
+    tabbed = Crawler("TabBot", "\t=x", "\rp", "other", "https://x.example/")  # made in Python: not stripped
+    assert "'\t=x" in dumps([tabbed], "csv") and "'\rp" in dumps([tabbed], "csv")

@@ -53,6 +53,7 @@ from robotrules.cli._errors import (
     missing_extra,
     translate,
 )
+from robotrules.cli._output import say, visible
 
 __all__ = ["NEEDS", "cli", "run", "version"]
 
@@ -117,7 +118,7 @@ def _debug_option(hidden: bool) -> click.Option:
 def _show_trace(ctx: click.Context, exc: BaseException) -> None:
     """With ``--debug``: every traceback behind the error, on stderr, before its one line."""
     if ctx.meta.get(DEBUG) and not isinstance(exc, (click.UsageError, PipeClosed)):
-        click.echo(debug_trace(exc), err=True, nl=False)
+        click.echo(visible(debug_trace(exc), lines=True), err=True, nl=False)
 
 
 class _Group(click.Group):
@@ -177,7 +178,7 @@ class _StderrHandler(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
         try:
             message = record.getMessage().removeprefix("robotrules: ")
-            click.echo(f"robotrules: {record.levelname.lower()}: {message}", err=True)
+            say(f"robotrules: {record.levelname.lower()}: {message}", err=True)
         except Exception:  # a logging handler must not raise
             self.handleError(record)
 
@@ -214,9 +215,9 @@ def _usage(exc: click.UsageError) -> int:
             and exc.ctx is not None and exc.ctx.info_name == "check"):  # the old way to name a local file
         message = ("check decides URLs against their sites' live robots.txt; "
                    "to decide URLs against a local file, use: robotrules test FILE URL...")
-    click.echo(f"robotrules: error: {message}", err=True)
+    say(f"robotrules: error: {message}", err=True)
     path = exc.ctx.command_path if exc.ctx is not None else "robotrules"
-    click.echo(f"Try '{path} --help' for help.", err=True)
+    say(f"Try '{path} --help' for help.", err=True)
     return EXIT_INPUT
 
 
@@ -235,7 +236,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             click.echo("robotrules: interrupted", err=True)
             return EXIT_INTERRUPTED
         except click.ClickException as exc:
-            click.echo(f"robotrules: error: {exc.format_message()}", err=True)
+            say(f"robotrules: error: {exc.format_message()}", err=True)
             return exc.exit_code
         except click.Abort:  # Ctrl-C or end of input while click was parsing
             click.echo("robotrules: interrupted", err=True)
@@ -245,6 +246,6 @@ def run(argv: Sequence[str] | None = None) -> int:
         except SystemExit as exc:  # a library (uvicorn) that exits on its own
             if exc.code is None or isinstance(exc.code, int):
                 return exc.code or EXIT_OK
-            click.echo(f"robotrules: error: {exc.code}", err=True)
+            say(f"robotrules: error: {exc.code}", err=True)
             return EXIT_INPUT
     return code if isinstance(code, int) else EXIT_OK

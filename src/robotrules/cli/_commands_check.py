@@ -18,7 +18,7 @@ import click
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_FOUND, EXIT_INPUT, EXIT_OK, InputError
 from robotrules.cli._fetching import Fetching, decide
-from robotrules.cli._output import INDENT, Output, jsonl_option, verdict_lines
+from robotrules.cli._output import INDENT, Output, jsonl_option, verdict_lines, visible
 from robotrules.cli._sources import url_hint, url_list
 from robotrules.errors import BlockedAddress, InvalidURL
 
@@ -101,9 +101,9 @@ def _run(out: Output, fetching: Fetching, items: Any, length: int | None, agents
                 if out.as_json:
                     out.result(verdict.to_dict())
                 else:
-                    shown = INDENT + str(state)
+                    shown = INDENT + visible(str(state))
                     for line in verdict_lines(out, verdict, purpose=purpose):
-                        out.echo(INDENT + fetching.state_line(state) if line == shown else line)
+                        out.echo(INDENT + visible(fetching.state_line(state)) if line == shown else line)
     return code, seen
 
 

@@ -7,7 +7,6 @@ also when nothing matches (a search is not a check); 2 for a registry file that 
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,7 +14,7 @@ import click
 
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_OK
-from robotrules.cli._output import Output
+from robotrules.cli._output import Output, visible
 from robotrules.crawlers import KIND_LABELS, KINDS, OBEYS, SNAPSHOT, Crawler, dumps, search
 
 __all__ = ["crawlers"]
@@ -71,8 +70,7 @@ def crawlers(query: str, kinds: tuple[str, ...], obeys: str | None, registry_fil
     if form == "text":
         _show(out, found, query, len(registry))
     else:
-        sys.stdout.write(dumps(found, form))
-        sys.stdout.flush()
+        out.write_text(dumps(found, form))
     return EXIT_OK
 
 
@@ -80,13 +78,13 @@ def _show(out: Output, found: Sequence[Crawler], query: str, total: int) -> None
     if not found:
         out.echo(f"no crawler matches {query!r}" if query else "no crawler matches")
         return
-    width = min(max(len(c.name) for c in found), 28)
+    width = min(max(len(visible(c.name)) for c in found), 28)
     for crawler in found:
-        notes = [KIND_LABELS[crawler.kind], crawler.operator if crawler.operator != "unknown" else "operator unknown",
-                 _OBEY_WORDS[crawler.obeys]]
+        operator = visible(crawler.operator) if crawler.operator != "unknown" else "operator unknown"
+        notes = [KIND_LABELS[crawler.kind], operator, _OBEY_WORDS[crawler.obeys]]
         if crawler.ignores_global:
             notes.append("ignores the '*' group")
-        name = out.style(crawler.name.ljust(width), bold=True)
+        name = out.style(visible(crawler.name).ljust(width), bold=True)
         read = "" if crawler.token_valid else out.style(f"  (read as {crawler.token!r})", fg="yellow")
         out.echo(f"{name}  {'; '.join(notes)}{read}")
     community = sum(c.origin == "ai.robots.txt" for c in found)

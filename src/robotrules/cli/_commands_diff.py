@@ -16,7 +16,7 @@ import click
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_FOUND, EXIT_OK
 from robotrules.cli._fetching import Fetching
-from robotrules.cli._output import Output
+from robotrules.cli._output import Output, visible
 from robotrules.cli._sources import STDIN, Source, live_body, read_source, url_list
 from robotrules.diff import RobotsDiff
 from robotrules.diff import diff as compare
@@ -85,60 +85,62 @@ def _side(out: Output, text: str, fetching: Fetching) -> Source:
     """One side's body: a live site without a robots.txt is an empty file (everything allowed)."""
     found = read_source(text, fetching)
     if found.state is not None and found.state.kind == "allow":
-        out.note(f"{fetching.state_line(found.state)}; compared as an empty file")
+        out.note(f"{visible(fetching.state_line(found.state))}; compared as an empty file")
         return found
     if found.state is not None and found.state.kind == "rules":
-        out.note(fetching.state_line(found.state))
+        out.note(visible(fetching.state_line(found.state)))
     live_body(found, "compare")
     return found
 
 
 def _show(out: Output, old: str, new: str, result: RobotsDiff) -> None:
-    out.echo(out.style(f"--- {old}", fg="red"))
-    out.echo(out.style(f"+++ {new}", fg="green"))
+    """The diff for people; every name, rule, URL and sitemap from the files shown :func:`visible`."""
+    out.echo(out.style(f"--- {visible(old)}", fg="red"))
+    out.echo(out.style(f"+++ {visible(new)}", fg="green"))
     if not result.changed:
-        out.echo(f"no changes for {', '.join(result.agents) or 'any crawler'}")
+        out.echo(f"no changes for {', '.join(map(visible, result.agents)) or 'any crawler'}")
         _ignored_delays(out, result)
         return
-    width = max((len(agent) for agent in [*(c.agent for c in result.rules), *(v.agent for v in result.verdicts)]),
-                default=1)
+    width = max((len(visible(agent)) for agent in [*(c.agent for c in result.rules),
+                                                   *(v.agent for v in result.verdicts)]), default=1)
     if result.rules:
         out.echo("rules:")
         for change in result.rules:
             sign, colour = {"added": ("+", "green"), "removed": ("-", "red")}.get(change.change, ("~", "yellow"))
             lines = ", ".join(part for part in (f"old line {change.old_line}" if change.old_line else "",
                                                  f"new line {change.new_line}" if change.new_line else "") if part)
-            what = f"{change.kind}: {change.value}"
+            what = f"{change.kind}: {visible(change.value)}"
             if change.change == "changed":
                 what = f"now {what} (was {'allow' if change.kind == 'disallow' else 'disallow'})"
-            out.echo(f"  {change.agent:<{width}}  " + out.style(f"{sign} {change.change:<7} {what}", fg=colour)
+            out.echo(f"  {visible(change.agent):<{width}}  " + out.style(f"{sign} {change.change:<7} {what}", fg=colour)
                      + f"  ({lines})")
     if result.verdicts:
         out.echo("verdicts:")
         for verdict in result.verdicts:
             was = "allowed" if verdict.old_allowed else "disallowed"
             now = "allowed" if verdict.new_allowed else "disallowed"
-            why = f"new line {verdict.new_line}: {verdict.new_rule}" if verdict.new_line else "no rule matches in the new file"
-            out.echo(f"  {verdict.agent:<{width}}  {verdict.url}  {was} -> "
+            why = (f"new line {verdict.new_line}: {visible(verdict.new_rule)}" if verdict.new_line
+                   else "no rule matches in the new file")
+            out.echo(f"  {visible(verdict.agent):<{width}}  {visible(verdict.url)}  {was} -> "
                      + out.style(now, fg="green" if verdict.new_allowed else "red") + f"  ({why})")
     if result.crawl_delays:
         out.echo("crawl delays (for crawlers that read crawl-delay; Google's crawlers ignore it):")
         for delay in result.crawl_delays:
-            who = "* (all other crawlers)" if delay.agent == "*" else delay.agent
+            who = "* (all other crawlers)" if delay.agent == "*" else visible(delay.agent)
             out.echo(f"  {who}: {_seconds(delay.old)} -> {_seconds(delay.new)}")
     _ignored_delays(out, result)
     if result.sitemaps_added or result.sitemaps_removed:
         out.echo("sitemaps:")
         for url in result.sitemaps_added:
-            out.echo(out.style(f"  + {url}", fg="green"))
+            out.echo(out.style(f"  + {visible(url)}", fg="green"))
         for url in result.sitemaps_removed:
-            out.echo(out.style(f"  - {url}", fg="red"))
+            out.echo(out.style(f"  - {visible(url)}", fg="red"))
 
 
 def _ignored_delays(out: Output, result: RobotsDiff) -> None:
     """Crawl-delay changes only Google's crawlers see: shown, but not a change (they ignore it)."""
     for delay in result.ignored_crawl_delays:
-        out.echo(f"crawl delay for {delay.agent}: {_seconds(delay.old)} -> {_seconds(delay.new)} "
+        out.echo(f"crawl delay for {visible(delay.agent)}: {_seconds(delay.old)} -> {_seconds(delay.new)} "
                  "(not a change: Google's crawlers ignore crawl-delay)")
 
 

@@ -17,7 +17,7 @@ import click
 
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_FOUND, EXIT_OK, InputError, describe_os_error
-from robotrules.cli._output import Output
+from robotrules.cli._output import Output, visible
 from robotrules.cli._sources import STDIN, read_local
 from robotrules.crawlers import KINDS
 from robotrules.edit import EditRefused, EditResult, edit
@@ -86,32 +86,50 @@ def edit_command(file: str, block: tuple[str, ...], block_purpose: tuple[str, ..
         out.json({"source": source.name, "written": write and result.changed, **result.to_dict()})
     else:
         for note in result.notes:
-            out.note(note)
-        _show(out, source.name, result)
+            out.note(visible(note))
+        name = visible(source.name)
+        _show(out, name, result)
         if write:
-            out.echo(f"{source.name}: {'edited' if result.changed else 'unchanged'}", err=True)
+            out.echo(f"{name}: {'edited' if result.changed else 'unchanged'}", err=True)
         elif check:
-            out.echo(f"{source.name}: {'would change' if result.changed else 'would not change'}", err=True)
+            out.echo(f"{name}: {'would change' if result.changed else 'would not change'}", err=True)
         else:
             out.write_bytes(result.body)
     return EXIT_FOUND if check and result.changed else EXIT_OK
 
 
 def _write(path: str, body: bytes) -> None:
-    """Replace the file at ``path`` with ``body`` at once (a reader sees the old file or the new one)."""
-    folder = os.path.dirname(os.path.abspath(path))
+    """Replace the file at ``path`` with ``body`` at once (a reader sees the old file or the new
+    one), keeping its mode and owner. A symbolic link is written through: the file it points to
+    is replaced, and the link stays a link to it."""
+    target = os.path.realpath(path)
     try:
-        handle, temporary = tempfile.mkstemp(prefix=".robots-", dir=folder)
+        kept = os.stat(target)
+        handle, temporary = tempfile.mkstemp(prefix=".robots-", dir=os.path.dirname(target))
         try:
             with os.fdopen(handle, "wb") as stream:
                 stream.write(body)
-            shutil.copymode(path, temporary)
-            os.replace(temporary, path)
+            shutil.copymode(target, temporary)
+            _keep_owner(temporary, kept, path)
+            os.replace(temporary, target)
         except BaseException:
             os.unlink(temporary)
             raise
     except OSError as exc:
         raise InputError(describe_os_error(exc, f"cannot write {path}")) from None
+
+
+def _keep_owner(temporary: str, kept: os.stat_result, path: str) -> None:
+    """Give the new file the owner and group of the one it replaces; refuse (an input error,
+    nothing written) when that is not allowed, rather than change who owns ``path``."""
+    made = os.stat(temporary)
+    if (made.st_uid, made.st_gid) == (kept.st_uid, kept.st_gid):
+        return
+    try:
+        os.chown(temporary, kept.st_uid, kept.st_gid)
+    except PermissionError:
+        raise InputError(f"cannot write {path} in place: the edited file could not keep its owner and group "
+                         "(print the result and copy it over instead)") from None
 
 
 def _show(out: Output, name: str, result: EditResult) -> None:
@@ -124,14 +142,14 @@ def _show(out: Output, name: str, result: EditResult) -> None:
     changes: dict[str, list[str]] = {}
     for change in found.rules:
         sign, colour = {"added": ("+", "green"), "removed": ("-", "red")}.get(change.change, ("~", "yellow"))
-        changes.setdefault(change.agent, []).append(
-            "  " + out.style(f"{sign} {change.change:<7} {change.kind}: {change.value}", fg=colour))
+        changes.setdefault(visible(change.agent), []).append(
+            "  " + out.style(f"{sign} {change.change:<7} {change.kind}: {visible(change.value)}", fg=colour))
     for verdict in found.verdicts:
         was = "allowed" if verdict.old_allowed else "disallowed"
         now = "allowed" if verdict.new_allowed else "disallowed"
-        why = f"line {verdict.new_line}: {verdict.new_rule}" if verdict.new_line else "no rule matches"
-        changes.setdefault(verdict.agent, []).append(
-            f"  {verdict.url}  {was} -> " + out.style(now, fg="green" if verdict.new_allowed else "red") + f"  ({why})")
+        why = f"line {verdict.new_line}: {visible(verdict.new_rule)}" if verdict.new_line else "no rule matches"
+        changes.setdefault(visible(verdict.agent), []).append(
+            f"  {visible(verdict.url)}  {was} -> " + out.style(now, fg="green" if verdict.new_allowed else "red") + f"  ({why})")
     alike: dict[tuple[str, ...], list[str]] = {}
     for agent, said in changes.items():
         alike.setdefault(tuple(said), []).append(agent)
@@ -142,6 +160,6 @@ def _show(out: Output, name: str, result: EditResult) -> None:
         out.echo(f"{', '.join(agents)}{count}:", err=True)
         for line in lines:
             out.echo(line, err=True)
-    others = [a for a in found.agents if a not in changes]
+    others = [shown for shown in map(visible, found.agents) if shown not in changes]
     if others:
         out.echo(f"unchanged: {', '.join(others)}, and every crawler not named", err=True)

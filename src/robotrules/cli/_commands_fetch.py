@@ -16,7 +16,7 @@ import click
 from robotrules.answers import RobotsState, state_dict
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_INPUT, EXIT_OK
-from robotrules.cli._output import INDENT, Output, jsonl_option
+from robotrules.cli._output import INDENT, Output, jsonl_option, visible
 from robotrules.cli._sources import url_hint
 from robotrules.errors import BlockedAddress, InvalidURL
 from robotrules.hosts import robots_url as governing_url
@@ -84,7 +84,8 @@ def fetch(urls: tuple[str, ...], body: bool, **params: Any) -> int:
 
 
 def _show(out: Output, url: str, state: RobotsState, body: bool, described: str) -> None:
-    """One robots.txt's state: ``described`` is what happened, with the cache state and its hint."""
+    """One robots.txt's state: ``described`` is what happened, with the cache state and its hint;
+    what the site said (where it redirected, its sitemaps) shown :func:`visible`."""
     entry = state.entry
     content = entry.body if state.kind == "rules" else b""
     sitemaps = state.robots.sitemaps if state.robots is not None else []
@@ -96,19 +97,19 @@ def _show(out: Output, url: str, state: RobotsState, body: bool, described: str)
         return
     if body:
         if state.kind != "rules":
-            out.note(f"no robots.txt body for {url}: {described}")
+            out.note(f"no robots.txt body for {visible(url)}: {visible(described)}")
         out.write_bytes(content)
         return
-    out.echo(out.style(state.robots_url, bold=True))
-    out.echo(INDENT + described)
+    out.echo(out.style(visible(state.robots_url), bold=True))
+    out.echo(INDENT + visible(described))
     facts = [f"status {state.status}" if state.status else "no HTTP status (the site could not be reached)"]
     if entry.redirects and entry.final_url:
-        facts.append(f"{entry.redirects} redirect{'s' if entry.redirects != 1 else ''} to {entry.final_url}")
+        facts.append(f"{entry.redirects} redirect{'s' if entry.redirects != 1 else ''} to {visible(entry.final_url)}")
     if state.kind == "rules":
         facts.append(f"{len(content)} bytes")
     out.echo(INDENT + ", ".join(facts))
     for sitemap in sitemaps:
-        out.echo(f"{INDENT}sitemap: {sitemap}")
+        out.echo(f"{INDENT}sitemap: {visible(sitemap)}")
 
 
 @click.command("robots-url", help=ROBOTS_URL_HELP, short_help="Print the robots.txt URL that governs URLs.")
@@ -132,6 +133,6 @@ def robots_url(urls: tuple[str, ...], as_json: bool, jsonl: bool) -> int:
         if out.as_json:
             out.result({"url": url, "robots_url": found})
         else:
-            out.echo(found)
+            out.echo(visible(found))
     out.results_done()
     return code

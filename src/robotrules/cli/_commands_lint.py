@@ -18,7 +18,7 @@ import click
 
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_FOUND, EXIT_OK
-from robotrules.cli._output import INDENT, Output, diagnostic_dict
+from robotrules.cli._output import INDENT, Output, diagnostic_dict, visible
 from robotrules.cli._sources import STDIN, Source, live_body, read_source, stdin_is_terminal
 from robotrules.core.lint import Diagnostic
 from robotrules.core.lint import lint as lint_body
@@ -64,7 +64,7 @@ def lint(source: str | None, **params: Any) -> int:
     finally:
         fetching.close()
     if found.state is not None and found.state.kind == "rules" and not out.as_json:
-        out.note(fetching.state_line(found.state))
+        out.note(visible(fetching.state_line(found.state)))
     body = live_body(found, "lint")
     diagnostics = lint_body(body, params["mode"])
     counts = {severity: sum(1 for d in diagnostics if d.severity == severity) for severity in _COLOURS}
@@ -93,11 +93,14 @@ def _plural(count: int, word: str) -> str:
 
 
 def _show(out: Output, found: Source, diagnostics: list[Diagnostic], counts: dict[str, int]) -> None:
+    """The findings for people; the name, the messages (which may quote the file) and the fixes
+    shown :func:`visible`."""
+    name = visible(found.name)
     for d in diagnostics:
         severity = out.style(d.severity, fg=_COLOURS.get(d.severity), bold=d.severity == "error")
-        out.echo(f"{location(found.name, d)}: {severity} {d.code}: {d.message}")
+        out.echo(f"{location(name, d)}: {severity} {d.code}: {visible(d.message)}")
         if d.fix is not None:
-            out.echo(f"{INDENT}fix: {d.fix}")
+            out.echo(f"{INDENT}fix: {visible(d.fix)}")
     if not diagnostics:
         summary = "no problems found" + (" (an empty file: it allows everything)" if not found.body else "")
     else:
@@ -105,4 +108,4 @@ def _show(out: Output, found: Source, diagnostics: list[Diagnostic], counts: dic
         if counts["info"]:
             parts.append(f"{counts['info']} info")
         summary = ", ".join(parts)
-    out.echo(f"{found.name}: {summary}", err=True)
+    out.echo(f"{name}: {summary}", err=True)

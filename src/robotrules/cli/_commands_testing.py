@@ -22,7 +22,7 @@ from robotrules.answers import Verdict, check_offline
 from robotrules.cli import _options as options
 from robotrules.cli._errors import EXIT_FOUND, EXIT_INPUT, EXIT_OK, InputError
 from robotrules.cli._fetching import Fetching, decide
-from robotrules.cli._output import Output, agent_label, jsonl_option, verdict_lines
+from robotrules.cli._output import Output, agent_label, jsonl_option, verdict_lines, visible
 from robotrules.cli._sources import STDIN, is_url, read_expectations, read_local, url_hint, url_list
 from robotrules.core.robotstxt import parse
 from robotrules.errors import BlockedAddress, InvalidURL
@@ -107,8 +107,9 @@ def test(source: str, urls: tuple[str, ...], urls_file: str | None, agent: tuple
         raise InputError("no URLs to test: the list was empty")
     out.results_done()
     for verdict, wanted in mismatches:
-        out.echo(f"robotrules: not as expected: {verdict.url} for {agent_label(verdict)}: expected {wanted}, "
-                 f"got {'allowed' if verdict.allowed else 'disallowed'} ({_why(verdict)})", err=True)
+        out.echo(f"robotrules: not as expected: {visible(verdict.url)} for {visible(agent_label(verdict))}: "
+                 f"expected {wanted}, "
+                 f"got {'allowed' if verdict.allowed else 'disallowed'} ({visible(_why(verdict))})", err=True)
     if mismatches and not out.as_json:
         out.echo(f"{len(mismatches)} of {decided} verdicts not as expected", err=True)
     return code
@@ -125,10 +126,10 @@ def _robots(source: str, fetching: Fetching, mode: str) -> tuple[_Decide, str]:
     """How to decide a URL for an agent, and a header line saying which robots.txt decides."""
     if is_url(source):
         state = fetching.state(source)
-        return (lambda url, agent: decide(state, url, agent)), f"robots.txt: {fetching.state_line(state)}"
+        return (lambda url, agent: decide(state, url, agent)), f"robots.txt: {visible(fetching.state_line(state))}"
     local = read_local(source)
     robots = parse(local.body, mode=mode)
-    header = f"robots.txt: {local.name} ({robots.size} bytes{', empty: everything allowed' if not robots.size else ''})"
+    header = f"robots.txt: {visible(local.name)} ({robots.size} bytes{', empty: everything allowed' if not robots.size else ''})"
     return (lambda url, agent: check_offline(robots, url, agent, local.name)), header
 
 

@@ -16,7 +16,7 @@ import click
 
 from robotrules.answers import require_token, token_of
 from robotrules.cli._fetching import Fetching
-from robotrules.cli._output import Output, resolve_color
+from robotrules.cli._output import Output, resolve_color, say
 from robotrules.core.modes import MODES
 
 __all__ = [
@@ -96,7 +96,10 @@ registry_option = click.option(
 
 def registry(path: str | None, replace: bool = False) -> Any:
     """The crawler registry a command uses: the built-in one, extended by the file at ``path``
-    (or replaced by it, with ``replace``); a file that cannot be read or used is an input error."""
+    (or replaced by it, with ``replace``); a file that cannot be read or used is an input error.
+    Names compare without case, as Google compares product tokens: entries of the file that name
+    one crawler are one entry, the last (as when the file extends the built-in registry), and a
+    note says so."""
     from robotrules.cli._errors import InputError, describe_os_error
     from robotrules.crawlers import CRAWLERS, load, merge
 
@@ -108,7 +111,20 @@ def registry(path: str | None, replace: bool = False) -> Any:
         raise InputError(f"cannot use the crawler registry: {exc}") from None
     except OSError as exc:
         raise InputError(describe_os_error(exc, "cannot read the crawler registry")) from None
-    return loaded if replace else merge(CRAWLERS, loaded)
+    _say_duplicates(path, loaded)
+    return merge(loaded) if replace else merge(CRAWLERS, loaded)
+
+
+def _say_duplicates(path: str, loaded: Any) -> None:
+    """A note for each crawler the file names more than once (names compared without case)."""
+    named: dict[str, list[str]] = {}
+    for crawler in loaded:
+        named.setdefault(crawler.name.lower(), []).append(crawler.name)
+    for names in named.values():
+        if len(names) > 1:
+            spellings = ", ".join(repr(name) for name in dict.fromkeys(names))
+            say(f"robotrules: note: {path} names one crawler {len(names)} times ({spellings}; names compare "
+                f"without case, as Google compares product tokens): its last entry is used", err=True)
 
 
 progress_option = click.option(
@@ -304,8 +320,8 @@ def agent_token(agent: str) -> str:
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="'--agent'") from None
     if _WORDS.fullmatch(agent.strip()):
-        click.echo(f"robotrules: warning: -a {agent!r} is matched as the crawler {token!r} (its first word, as "
-                   f"in a User-Agent header); did you mean -a {_joined(agent)}?", err=True)
+        say(f"robotrules: warning: -a {agent!r} is matched as the crawler {token!r} (its first word, as "
+            f"in a User-Agent header); did you mean -a {_joined(agent)}?", err=True)
     return token
 
 

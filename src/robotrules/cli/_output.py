@@ -16,12 +16,27 @@ terminal, and then by default whenever the results do not go to that terminal: a
 command that writes them to a file (``batch``, ``audit``), and for a command that streams them
 to stdout only when stdout is a file or a pipe (on a terminal the streaming results are the
 progress); ``--progress`` and ``--no-progress`` force it on or off. Without rich there is no bar.
+
+Text from strangers (robots.txt lines, rules, sitemaps, URLs a site redirects to, registry
+entries, messages quoting them) never reaches the terminal as it is: a site could set the
+terminal's title, clear the screen, write the clipboard (OSC 52) or reorder a line (bidi
+overrides). One path writes every line, :meth:`Output.echo` (and :meth:`~Output.note`,
+:meth:`~Output.error`, :func:`say`): it shows every control character, line break, C1 control and
+invisible or direction-changing character as a visible escape (``\\x1b``, ``\\u202e``:
+:func:`visible`), keeping only the colour codes of :meth:`Output.style`; the commands also pass
+each stranger's value through :func:`visible` where they build a line, so not even a colour code
+of theirs gets through. Data written whole (``fetch --body``, the edited file, ``crawlers --format
+csv``) goes out exactly to a file or pipe, and escaped the same way, line breaks kept, on a
+terminal (:meth:`Output.write_text`). JSON needs nothing more: :meth:`Output.json` writes
+with ``ensure_ascii`` (every character but printable ASCII as ``\\uXXXX``), and the registry's
+JSON export (:func:`robotrules.crawlers.dumps`) writes C1 and bidi controls as such escapes too.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -33,12 +48,54 @@ import click
 from robotrules.answers import Verdict, crawler_note, json_ready
 from robotrules.core.lint import Diagnostic
 
-__all__ = ["Output", "diagnostic_dict", "jsonl_option", "resolve_color", "verdict_lines"]
+__all__ = ["Output", "diagnostic_dict", "jsonl_option", "resolve_color", "say", "verdict_lines", "visible"]
 
 _T = TypeVar("_T")
 
 _LABEL_WIDTH = len("DISALLOWED")
 INDENT = "    "
+
+_OTHERS = "\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff\ufffe\uffff\ud800-\udfff"
+_HIDDEN = f"\x00-\x09\x0b-\x1f{_OTHERS}"
+"""What is shown as an escape: the ASCII control characters but the line feed, DEL, the C1
+controls (U+0080-U+009F: the 8-bit CSI and OSC among them), and characters that are invisible or
+change the direction of the text around them (bidi marks, embeddings, overrides and isolates,
+zero-width characters, line and paragraph separators, byte order marks, noncharacters, lone
+surrogates). The same set as the audit report's (``robotrules.batch._html``): the two could share
+one home in a lower layer."""
+
+_HIDDEN_OR_LINE = re.compile(f"[{_HIDDEN}\n]")
+_HIDDEN_IN_LINES = re.compile(f"\r(?!\n)|[\x00-\x09\x0b\x0c\x0e-\x1f{_OTHERS}]")
+"""In a whole file: the same, but line breaks (LF, and the CR of a CRLF) are the file's own."""
+_OUR_STYLE_OR_HIDDEN = re.compile(f"(\x1b\\[[0-9;]*m)|[{_HIDDEN}\n]")
+"""A colour code as :meth:`Output.style` writes it (kept), or a character to show as an escape."""
+
+
+def _escape(char: str) -> str:
+    """One character as the escape that shows it: ``\\x1b``, ``\\u202e``."""
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def visible(text: str, *, lines: bool = False) -> str:
+    """``text`` from a stranger as a terminal shows it harmlessly: every control, C1, invisible or
+    direction-changing character written as an escape (ESC as ``\\x1b``, a right-to-left
+    override as ``\\u202e``), the line feed too unless ``lines`` (a whole file, whose line breaks,
+    LF or CRLF, are kept)."""
+    pattern = _HIDDEN_IN_LINES if lines else _HIDDEN_OR_LINE
+    return pattern.sub(lambda found: _escape(found.group()), text)
+
+
+def _one_line(text: str) -> str:
+    """``text`` as one line on a terminal: :func:`visible`, keeping only the colour codes of
+    :meth:`Output.style` (the last guard: the commands make strangers' values visible themselves)."""
+    return _OUR_STYLE_OR_HIDDEN.sub(lambda found: found.group(1) or _escape(found.group()), text)
+
+
+def say(text: str, *, err: bool = False, color: bool | None = None) -> None:
+    """Write ``text`` as one line through the one output path (:func:`_one_line`): for the lines
+    the command line writes outside a command's :class:`Output` (errors, the library's warnings)."""
+    click.echo(_one_line(text), err=err, color=color)
 
 
 def resolve_color(flag: bool | None) -> bool | None:
@@ -76,12 +133,21 @@ class Output:
         return self
 
     def echo(self, text: str = "", *, err: bool = False) -> None:
-        """One line of text (flushed at once, so results stream)."""
-        click.echo(text, err=err, color=self.color)
+        """One line of text (flushed at once, so results stream), every character a stranger
+        could use on the terminal shown as an escape (:func:`_one_line`; a line feed too)."""
+        click.echo(_one_line(text), err=err, color=self.color)
 
     def style(self, text: str, **styles: Any) -> str:
         """``text`` with ANSI styles; stripped again by :meth:`echo` when colour is off."""
         return click.style(text, **styles)
+
+    def write_text(self, text: str) -> None:
+        """Data written whole (an export): exactly as it is to a file or pipe; on a terminal with
+        its characters shown as :func:`visible` shows them, line breaks kept."""
+        if _isatty(sys.stdout):
+            text = visible(text, lines=True)
+        sys.stdout.write(text)
+        sys.stdout.flush()
 
     def json(self, data: Any) -> None:
         """One JSON document on one line, in the one convention (:func:`json_ready`)."""
@@ -103,14 +169,19 @@ class Output:
 
     def error(self, message: str) -> None:
         """``robotrules: error: ...`` on stderr (the run goes on; the exit code says it)."""
-        click.echo(f"robotrules: error: {message}", err=True, color=False)
+        click.echo(_one_line(f"robotrules: error: {message}"), err=True, color=False)
 
     def note(self, message: str) -> None:
         """``robotrules: note: ...`` on stderr: something worth knowing that is not a result."""
-        click.echo(f"robotrules: note: {message}", err=True, color=False)
+        click.echo(_one_line(f"robotrules: note: {message}"), err=True, color=False)
 
     def write_bytes(self, data: bytes) -> None:
-        """Raw bytes on stdout, exactly (``fetch --body``)."""
+        """A file's bytes on stdout (``fetch --body``, the edited file): exactly, to a file or
+        pipe; on a terminal as text (UTF-8, bytes that are not replaced) that :func:`visible`
+        shows, line breaks kept, so the file's escape sequences never reach the terminal."""
+        if _isatty(sys.stdout):
+            self.write_text(data.decode("utf-8", errors="replace"))
+            return
         sys.stdout.flush()
         stream = sys.stdout.buffer
         stream.write(data)
@@ -221,18 +292,18 @@ def verdict_lines(out: Output, verdict: Verdict, expected: str | None = None, pu
     whether the verdict is that."""
     word = "ALLOWED" if verdict.allowed else "DISALLOWED"
     head = out.style(word.ljust(_LABEL_WIDTH), fg="green" if verdict.allowed else "red", bold=True)
-    line = f"{head}  {verdict.url}  {agent_label(verdict)}"
+    line = f"{head}  {visible(verdict.url)}  {visible(agent_label(verdict))}"
     if expected is not None:
         if (expected == "allowed") == verdict.allowed:
             line += "  " + out.style("(as expected)", dim=True)
         else:
             line += "  " + out.style(f"MISMATCH: expected {expected}", fg="red", bold=True)
-    lines = [line, INDENT + verdict.sentence()]
+    lines = [line, INDENT + visible(verdict.sentence())]
     if verdict.state is not None:
-        lines.append(INDENT + str(verdict.state))
+        lines.append(INDENT + visible(str(verdict.state)))
     said = usage_line(verdict, purpose)
     if said:
-        lines.append(INDENT + said)
+        lines.append(INDENT + visible(said))
     return lines
 
 

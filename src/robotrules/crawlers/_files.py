@@ -1,5 +1,14 @@
 """Registries as files, and lookups: read (JSON, CSV, ai.robots.txt's robots.json), write (JSON,
-CSV), merge, find by name or token, search."""
+CSV), merge, find by name or token, search.
+
+A registry file may come from anyone, and an export is opened in spreadsheets: a CSV cell that
+would start with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (which a spreadsheet runs
+as a formula) is written with a ``'`` before it, as OWASP's CSV-injection guidance says, and
+:func:`load` takes that ``'`` off again (:func:`_cell`, :func:`_uncell`); a JSON export writes
+C1 controls and invisible or direction-changing characters as ``\\uXXXX`` escapes (JSON already
+escapes the other controls). A file nested or with values beyond what can be read is a
+``ValueError`` naming it, like any other malformed file.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +16,7 @@ import csv
 import io
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -16,6 +26,26 @@ from robotrules.crawlers._model import FIELDS, Crawler
 
 _REQUIRED = ("operator", "purpose", "kind", "source")
 _TRUE = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False, "": False}
+
+_FORMULA = re.compile("'*[=+\\-@\t\r]")
+"""A cell a spreadsheet would run as a formula, after any quotes written before it."""
+
+_HIDDEN_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069"
+                             "\ufeff\ufffe\uffff\ud800-\udfff]")
+"""What a JSON export writes as ``\\uXXXX`` beyond what ``json.dumps`` escapes: DEL, C1 controls
+(the 8-bit CSI and OSC among them), invisible and direction-changing characters, lone surrogates."""
+
+
+def _cell(value: str) -> str:
+    """A CSV cell that no spreadsheet runs as a formula: ``'`` before one that would be (and
+    before one that starts with quotes and then would be, so :func:`_uncell` is exact)."""
+    return "'" + value if _FORMULA.match(value) else value
+
+
+def _uncell(value: str) -> str:
+    """A CSV cell as :func:`_cell` wrote it, read back: one leading ``'`` taken off a cell that is
+    then (after any more quotes) one a spreadsheet would run as a formula."""
+    return value[1:] if value.startswith("'") and _FORMULA.match(value, 1) else value
 
 
 def _rows(data: Any, where: str) -> list[Mapping[str, Any]]:
@@ -68,19 +98,15 @@ def load(path: str | os.PathLike[str]) -> tuple[Crawler, ...]:
     with open(name, encoding="utf-8-sig", newline="") as handle:
         text = handle.read()
     if name.lower().endswith(".csv"):
-        reader = csv.DictReader(io.StringIO(text))
-        if reader.fieldnames is None:
-            raise ValueError(f"{name}: empty CSV file (expected a header row: {','.join(FIELDS)})")
-        rows: list[Mapping[str, Any]] = []
-        for row in reader:
-            if None in row:
-                raise ValueError(f"{name} line {reader.line_num}: more values than header columns")
-            rows.append({key: value for key, value in row.items() if value != "" or key in _REQUIRED})
-        start, unit = 2, "line"
+        rows, start, unit = _csv_rows(text, name), 2, "line"
     else:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
+            raise ValueError(f"{name}: not valid JSON: {exc}") from None
+        except RecursionError:
+            raise ValueError(f"{name}: not a registry: its JSON is nested too deeply to read") from None
+        except ValueError as exc:  # a number too long to read, say
             raise ValueError(f"{name}: not valid JSON: {exc}") from None
         if is_ai_robots_txt(data):
             try:
@@ -92,18 +118,42 @@ def load(path: str | os.PathLike[str]) -> tuple[Crawler, ...]:
     return tuple(_crawler(row, f"{name} {unit} {n}") for n, row in enumerate(rows, start))
 
 
+def _csv_rows(text: str, name: str) -> list[Mapping[str, Any]]:
+    """The rows of a CSV registry, each cell as :func:`_uncell` reads it; ``ValueError`` naming
+    the file and line of anything that is not a row of the header's columns."""
+    reader = csv.DictReader(io.StringIO(text))
+    rows: list[Mapping[str, Any]] = []
+    try:
+        if reader.fieldnames is None:
+            raise ValueError(f"{name}: empty CSV file (expected a header row: {','.join(FIELDS)})")
+        for row in reader:
+            if None in row:
+                raise ValueError(f"{name} line {reader.line_num}: more values than header columns")
+            rows.append({key: _uncell(value) for key, value in row.items()
+                         if value != "" or key in _REQUIRED})
+    except csv.Error as exc:
+        limit = csv.field_size_limit()
+        why = f"a value longer than {limit:,} characters" if "field limit" in str(exc) else f"not CSV ({exc})"
+        raise ValueError(f"{name} line {reader.line_num + 1}: {why}") from None
+    return rows
+
+
 def dumps(registry: Iterable[Crawler], form: str) -> str:
     """``registry`` as a ``"json"`` document (``{"crawlers": [...]}``) or ``"csv"`` table that
-    :func:`load` reads back to the same entries."""
+    :func:`load` reads back to the same entries; safe to open (see the module: no cell a
+    spreadsheet runs as a formula, no hidden or direction-changing character as it is)."""
     rows = [crawler.to_dict() for crawler in registry]
     if form == "json":
-        return json.dumps({"crawlers": rows}, indent=2, ensure_ascii=False) + "\n"
+        text = json.dumps({"crawlers": rows}, indent=2, ensure_ascii=False) + "\n"
+        return _HIDDEN_IN_JSON.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
     if form != "csv":
         raise ValueError(f"form must be 'json' or 'csv', not {form!r}")
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(FIELDS), extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    writer.writerows({**row, "ignores_global": "true" if row["ignores_global"] else "false"} for row in rows)
+    writer.writerows({key: _cell(value) if isinstance(value, str) else value
+                      for key, value in {**row, "ignores_global": "true" if row["ignores_global"] else "false"}.items()}
+                     for row in rows)
     return out.getvalue()
 
 
