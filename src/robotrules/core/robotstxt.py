@@ -30,8 +30,7 @@ from robotrules.core.modes import Mode, get_mode
 from robotrules.core.pattern import rfc_normalise_path
 from robotrules.core.rules import ALLOW_BIT, PRIORITY_ONE, Rule, line_of, verdict
 from robotrules.core.urls import path_params_query
-from robotrules.core.usage import Signal, Usage, UsageRule, parse_signal, usage_rule
-from robotrules.core.usage import answer as usage_answer
+from robotrules.core.usage import NO_LINES, Signal, Usage, UsageIndex, UsageRule, index_usage, indexed_answer
 
 __all__ = ["AgentRules", "Decision", "RobotsTxt", "parse"]
 
@@ -103,6 +102,7 @@ class RobotsTxt:
     _plain: bool  # google mode: URLs and agents used as given (the hot path of allowed())
     _by_agent: dict[str, RuleSet]  # allowed()'s memo: agent string as given -> the rules it obeys (bounded)
     _origin: list[tuple[str, int]]  # allowed()'s memo: the last "scheme://host/" read fast and where its path starts
+    _usage: dict[int, UsageIndex]  # usage()'s memo: a group's line (0: the lines outside any group) -> its AI-use lines, indexed
 
     def __reduce__(self) -> tuple[object, tuple[bytes, str, int]]:
         """Pickled as its body, mode and size, and parsed again where it is unpickled (the body is
@@ -219,7 +219,7 @@ class RobotsTxt:
         :meth:`usage` gives what they mean for a URL.
         """
         signals: dict[str, str] = {}
-        for signal in self.usage("/", user_agent).signals:
+        for signal in self.usage_lines(user_agent)[1]:
             signals.update(parse_content_signal(signal.value) or {})
         return signals
 
@@ -238,10 +238,14 @@ class RobotsTxt:
         """A1-A7: whether ``user_agent`` may crawl ``url`` (exactly :meth:`check` with the same
         ``global_group``) and how its content may be used: the deciding Content-Usage rule(s) of
         the same group(s), combined with the Content-Signal lines of those groups, or else those
-        outside any group. In ``legacy1994`` there are no preferences (every category unknown)."""
+        outside any group. In ``legacy1994`` there are no preferences (every category unknown).
+
+        Costs about what :meth:`check` costs, however many such lines the group holds: they are
+        parsed, compiled and indexed once per parsed file, when a call first asks for their group."""
         decision = self.check(url, user_agent, global_group=global_group)
-        rules, signals = self._usage_lines(decision.groups)
-        return usage_answer(decision.allowed, decision.explain(), decision.path, decision.agent, rules, signals)
+        indexes = [self._usage_of(group) for group in decision.groups]
+        return indexed_answer(decision.allowed, decision.explain(), decision.path, decision.agent, indexes,
+                              self._usage_of(None))
 
     def usage_lines(self, user_agent: UserAgents, *, global_group: bool = True
                     ) -> tuple[tuple[UsageRule, ...], tuple[Signal, ...]]:
@@ -253,17 +257,28 @@ class RobotsTxt:
         return self._usage_lines(groups if global_group or agent != "*" else ())
 
     def _usage_lines(self, groups: tuple[Group, ...]) -> tuple[tuple[UsageRule, ...], tuple[Signal, ...]]:
-        if self._mode.substring_agent_match:
-            return (), ()
-        normalise = self._mode.normalise_percent_encoding
-        rules = tuple(usage_rule(ext.value, ext.line, normalise)
-                      for group in groups for ext in group.extensions if ext.field == "content-usage")
-        signals = tuple(Signal(ext.line, ext.value, parse_signal(ext.value), "group")
-                        for group in groups for ext in group.extensions if ext.field == "content-signal")
-        if not signals:
-            signals = tuple(Signal(ext.line, ext.value, parse_signal(ext.value), "file")
-                            for ext in self.extensions if ext.field == "content-signal")
-        return rules, signals
+        """The rules of ``groups`` and the signals in scope, from their indexes (none in ``legacy1994``)."""
+        indexes = [self._usage_of(group) for group in groups]
+        rules = tuple(rule for ix in indexes for rule in ix.rules) if len(indexes) != 1 else indexes[0].rules
+        signals = tuple(signal for ix in indexes for signal in ix.signals)
+        return rules, signals or self._usage_of(None).signals
+
+    def _usage_of(self, group: Group | None) -> UsageIndex:
+        """A1, A7: the AI-use lines of ``group`` (None: those outside any group), parsed and indexed
+        when first asked for, then kept (a memo of a pure function of the file, one entry per group
+        at most: racing builds are equal and each is stored in one assignment, DESIGN 8)."""
+        key = group.line if group is not None else 0  # a group's line is 1 or more
+        index = self._usage.get(key)
+        if index is not None:
+            return index
+        if self._mode.substring_agent_match:  # legacy1994 knows neither line
+            return NO_LINES
+        extensions = group.extensions if group is not None else self.extensions
+        index = index_usage(((ext.value, ext.line) for ext in extensions if ext.field == "content-usage"),
+                            ((ext.value, ext.line) for ext in extensions if ext.field == "content-signal"),
+                            self._mode.normalise_percent_encoding, "group" if group is not None else "file")
+        self._usage[key] = index
+        return index
 
     def group_extensions(self, user_agent: UserAgents, field: str | None = None) -> list[Extension]:
         """Non-rule lines of the group(s) that apply to ``user_agent``, in file order.
@@ -448,6 +463,7 @@ def parse(body: bytes | str, *, mode: str = "google") -> RobotsTxt:
         not mode_rules.normalise_percent_encoding and not mode_rules.substring_agent_match,
         {},
         [_NO_ORIGIN],
+        {},
     )
 
 
