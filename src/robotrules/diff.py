@@ -44,17 +44,20 @@ This module is not part of the compiled core (it may import anything of ``robotr
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
+from robotrules._budget import Budget, CheckCost
+from robotrules.core.agents import product_token
 from robotrules.core.model import Group
 from robotrules.core.modes import get_mode
 from robotrules.core.robotstxt import Decision, RobotsTxt, parse
 from robotrules.core.rules import Rule
 from robotrules.crawlers import by_token
 
-__all__ = ["CrawlDelayChange", "RobotsDiff", "RuleChange", "VerdictChange", "diff", "reads_crawl_delay",
+__all__ = ["CrawlDelayChange", "RobotsDiff", "RuleChange", "VerdictChange", "compare", "diff", "reads_crawl_delay",
            "representative_url"]
 
 _GLOBAL = "*"
@@ -145,7 +148,8 @@ class RobotsDiff:
     caller's URLs first, then the representative ones); ``crawl_delays``: the crawl-delay
     changes of crawlers that may read it (:func:`reads_crawl_delay`), ``ignored_crawl_delays``
     those of Google's crawlers, which ignore it (not a change); ``sitemaps_added``/
-    ``sitemaps_removed`` in file order.
+    ``sitemaps_removed`` in file order; ``rules_omitted``/``verdicts_omitted``: the changes found
+    but not listed, past the caller's ``most`` (0 when everything is listed).
     """
 
     agents: list[str]
@@ -155,12 +159,15 @@ class RobotsDiff:
     sitemaps_added: list[str]
     sitemaps_removed: list[str]
     ignored_crawl_delays: list[CrawlDelayChange] = field(default_factory=list)
+    rules_omitted: int = 0
+    verdicts_omitted: int = 0
 
     @property
     def changed(self) -> bool:
         """Whether anything a crawler reads differs: a rule, a verdict, a crawl delay a crawler
         may read, or a sitemap (a crawl delay only Google's crawlers see is no change)."""
-        return bool(self.rules or self.verdicts or self.crawl_delays or self.sitemaps_added or self.sitemaps_removed)
+        return bool(self.rules or self.verdicts or self.rules_omitted or self.verdicts_omitted or self.crawl_delays
+                    or self.sitemaps_added or self.sitemaps_removed)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready data (for the command line's ``--json`` and the HTTP service)."""
@@ -173,6 +180,8 @@ class RobotsDiff:
             "ignored_crawl_delays": [change.to_dict() for change in self.ignored_crawl_delays],
             "sitemaps_added": list(self.sitemaps_added),
             "sitemaps_removed": list(self.sitemaps_removed),
+            "rules_omitted": self.rules_omitted,
+            "verdicts_omitted": self.verdicts_omitted,
         }
 
 
@@ -222,28 +231,42 @@ _View = dict[str, tuple[bool, int, str]]
 class _Side:
     """One parsed file and what each selection of groups sees, computed once."""
 
-    __slots__ = ("_rules", "_views", "robots")
+    __slots__ = ("_costs", "_rules", "_views", "robots", "selection_cost")
 
     def __init__(self, robots: RobotsTxt) -> None:
         self.robots = robots
         self._rules: dict[int, tuple[Rule, ...]] = {}  # group line -> its rules
         self._views: dict[tuple[int, ...], _View] = {}
+        self._costs: dict[tuple[int, ...], CheckCost] = {}
+        # Steps to choose one crawler's groups: a lookup by token (G3), or, where names match as
+        # substrings (L2), a look at every value of every group.
+        self.selection_cost = CheckCost.CHECK + (sum(len(group.agents) for group in robots.groups)
+                                             if get_mode(robots.mode).substring_agent_match else 0)
 
     def groups(self, token: str) -> tuple[Group, ...]:
         """G2-G4: the groups whose rules apply to ``token`` (the ``*`` groups when none names it)."""
         return self.robots.check("/", token).groups
 
-    def view(self, groups: tuple[Group, ...]) -> _View:
+    def rules(self, group: Group) -> tuple[Rule, ...]:
+        """The rules of ``group`` (the model makes them anew at each read), made once."""
+        found = self._rules.get(group.line)
+        if found is None:
+            found = self._rules[group.line] = group.rules
+        return found
+
+    def rule_count(self, groups: tuple[Group, ...]) -> int:
+        """How many rules ``groups`` hold."""
+        return sum(len(self.rules(group)) for group in groups)
+
+    def view(self, groups: tuple[Group, ...], work: Budget) -> _View:
         """The rules ``groups`` give one crawler, by pattern (G4: merged; R6: allow wins a tie)."""
         key = tuple(group.line for group in groups)
         view = self._views.get(key)
         if view is None:
+            work.spend(1 + self.rule_count(groups), "reading the rules")
             rules: list[Rule] = []
             for group in groups:
-                found = self._rules.get(group.line)
-                if found is None:
-                    found = self._rules[group.line] = group.rules
-                rules.extend(found)
+                rules.extend(self.rules(group))
             rules.sort(key=lambda rule: rule.line)
             view = {}
             for rule in rules:
@@ -253,24 +276,34 @@ class _Side:
             self._views[key] = view
         return view
 
+    def cost(self, groups: tuple[Group, ...], work: Budget) -> CheckCost:
+        """What a check against ``groups`` may look at (:class:`CheckCost`), computed once per choice of groups."""
+        key = tuple(group.line for group in groups)
+        cost = self._costs.get(key)
+        if cost is None:
+            cost = self._costs[key] = CheckCost.of(self.view(groups, work).keys(), get_mode(self.robots.mode).wildcards)
+        return cost
+
 
 def _kind(allow: bool) -> str:
     return "allow" if allow else "disallow"
 
 
-def _written(*sides: _Side) -> dict[str, str]:
+def _written(work: Budget, *sides: _Side) -> dict[str, str]:
     """Each token the files name (lower-case, G3) -> its spelling in the files, the new file's first.
 
     A token is the start of the user-agent value it comes from ("Bingbot/2.0" gives "Bingbot"),
-    so the value's first characters are the token as written.
+    so the value's first characters are the token as written. One step per value: linear in the
+    files, however many values one group holds.
     """
     found: dict[str, str] = {}
     for side in sides:
         for group in side.robots.groups:
+            work.spend(len(group.agents) + 1, "reading the user-agent lines")
             for value in group.agents:
-                for token in group.tokens:
-                    if token and value[:len(token)].lower() == token:
-                        found.setdefault(token, value[:len(token)])
+                token = product_token(value)
+                if token and token not in found:  # the tokens of a group are its values' (G3)
+                    found[token] = value[:len(token)]
     return found
 
 
@@ -279,7 +312,7 @@ def _rule_text(decision: Decision) -> str:
     return "" if rule is None else f"{rule.kind}: {rule.value}"
 
 
-def _unnamed_token(*sides: _Side) -> str:
+def _unnamed_token(work: Budget, *sides: _Side) -> str:
     """A caller token that no group of either file names, to ask for the ``*`` group (G2).
 
     A valid product token (letters and ``-``, G3: so that the core reads it as given, without a
@@ -289,6 +322,7 @@ def _unnamed_token(*sides: _Side) -> str:
     named = {token for side in sides for group in side.robots.groups for token in group.tokens}
     candidate = "robotrules-unnamed-crawler"
     for _ in range(8):
+        work.spend(sum(side.selection_cost for side in sides), "choosing the groups of crawlers no group names")
         if candidate not in named and all(
                 side.robots.check("/", candidate).agent in (_GLOBAL, None) for side in sides):
             break
@@ -296,16 +330,17 @@ def _unnamed_token(*sides: _Side) -> str:
     return candidate
 
 
-def _agents(agents: Sequence[str], before: _Side, after: _Side) -> list[tuple[str, str]]:
+def _agents(agents: Sequence[str], before: _Side, after: _Side, work: Budget) -> list[tuple[str, str]]:
     """The crawlers to compare, each as (token to check, name to report): the caller's tokens
     (deduplicated), or ``*`` and every token named; named as the files write them."""
-    written = _written(after, before)
+    written = _written(work, after, before)
     if isinstance(agents, str):
         agents = (agents,)
     if not agents:
         named = {token for side in (before, after) for group in side.robots.groups for token in group.tokens}
         return [(_GLOBAL, _GLOBAL), *((token, written.get(token, token)) for token in sorted(named - {_GLOBAL, ""}))]
     chosen: dict[str, tuple[str, str]] = {}
+    work.spend(len(agents), "reading the crawlers asked for")
     for agent in agents:
         if not isinstance(agent, str):
             raise TypeError(f"agents must be str, not {type(agent).__name__}")
@@ -315,22 +350,30 @@ def _agents(agents: Sequence[str], before: _Side, after: _Side) -> list[tuple[st
     return list(chosen.values())
 
 
-def _rule_changes(agent: str, old: _View, new: _View) -> list[RuleChange]:
+def _rule_changes(agent: str, old: _View, new: _View, room: int, work: Budget) -> tuple[list[RuleChange], int]:
+    """The rule changes from ``old`` to ``new`` in pattern order: the first ``room`` listed, all counted."""
+    work.spend(len(old) + len(new), "comparing the rules")
     found: list[RuleChange] = []
+    count = 0
     for pattern in sorted(old.keys() | new.keys()):
         before, after = old.get(pattern), new.get(pattern)
         if before is None:
-            if after is not None:
-                found.append(RuleChange("added", agent, _kind(after[0]), after[2], 0, after[1]))
+            if after is None:
+                continue
+            change = ("added", _kind(after[0]), after[2], 0, after[1])
         elif after is None:
-            found.append(RuleChange("removed", agent, _kind(before[0]), before[2], before[1], 0))
+            change = ("removed", _kind(before[0]), before[2], before[1], 0)
         elif before[0] != after[0]:
-            found.append(RuleChange("changed", agent, _kind(after[0]), after[2], before[1], after[1]))
-    return found
+            change = ("changed", _kind(after[0]), after[2], before[1], after[1])
+        else:
+            continue
+        count += 1
+        if len(found) < room:
+            found.append(RuleChange(change[0], agent, change[1], change[2], change[3], change[4]))
+    return found, count
 
 
-def _matched_by_changes(urls: list[str], old: _View, new: _View, mode: str,
-                        pause: Callable[[], None] = lambda: None) -> list[str]:
+def _matched_by_changes(urls: list[str], old: _View, new: _View, mode: str, work: Budget) -> list[str]:
     """The URLs that a pattern differing between the two views matches (the others cannot flip).
 
     R6: a URL's verdict is the kind of the best of the patterns matching it; when the patterns
@@ -346,21 +389,68 @@ def _matched_by_changes(urls: list[str], old: _View, new: _View, mode: str,
             changed[pattern] = bool(before and before[0]) or bool(after and after[0])
     if not changed:
         return []  # only empty patterns changed: they match nothing that decides (R1)
+    cost = CheckCost.of(changed, get_mode(mode).wildcards)
+    work.reserve(cost.of_urls(urls), "checking every rule's URL against the changed rules")
+    work.spend(len(changed), "matching the changed rules")
     body = "user-agent: *\n" + "".join(f"{_kind(allow)}: {pattern}\n" for pattern, allow in changed.items())
     probe = parse(body, mode=mode)
     if {rule.pattern for group in probe.groups for rule in group.rules} != changed.keys():
         return urls
     matched = []
-    for n, url in enumerate(urls):
-        if n % 64 == 63:
-            pause()
+    for url in urls:
+        work.spend(cost.of_url(url), "checking every rule's URL against the changed rules")
         if probe.check(url, "*").rule is not None:
             matched.append(url)
     return matched
 
 
-def _carry_on() -> None:
-    """The checkpoint of a diff nobody may stop."""
+class _Found(NamedTuple):
+    """What one choice of groups changes: the changes listed (the first ones, as many as there
+    was room for when it was compared) and how many there are."""
+
+    rules: list[RuleChange]
+    rule_count: int
+    verdicts: list[VerdictChange]
+    verdict_count: int
+
+
+class _Listing:
+    """The rule and verdict changes of a diff, at most ``most`` of each listed (None: all); the
+    rest only counted, so that a hostile pair of files cannot make an answer of gigabytes."""
+
+    __slots__ = ("most", "rules", "rules_omitted", "verdicts", "verdicts_omitted")
+
+    def __init__(self, most: int | None) -> None:
+        if most is not None and most < 1:
+            raise ValueError("most is a whole number >= 1, or None to list everything")
+        self.most = most
+        self.rules: list[RuleChange] = []
+        self.verdicts: list[VerdictChange] = []
+        self.rules_omitted = 0
+        self.verdicts_omitted = 0
+
+    def room(self, listed: list[Any], found: int | None) -> int:
+        """How many of ``found`` more changes (None: any number) ``listed`` may hold; it only shrinks."""
+        if self.most is None:
+            return sys.maxsize if found is None else found
+        left = max(0, self.most - len(listed))
+        return left if found is None else min(found, left)
+
+    def add(self, label: str, found: _Found, work: Budget) -> None:
+        """List the changes one crawler sees (found for another crawler: relabelled), as room
+        allows; count the rest. ``found`` lists at least as many as there is room for now."""
+        rules_room = self.room(self.rules, len(found.rules))
+        verdicts_room = self.room(self.verdicts, len(found.verdicts))
+        work.spend(1 + rules_room + verdicts_room, "listing the changes")
+        self.rules.extend(
+            c if c.agent == label else RuleChange(c.change, label, c.kind, c.value, c.old_line, c.new_line)
+            for c in found.rules[:rules_room])
+        self.rules_omitted += found.rule_count - rules_room
+        self.verdicts.extend(
+            v if v.agent == label else
+            VerdictChange(v.url, label, v.old_allowed, v.new_allowed, v.old_line, v.new_line, v.old_rule, v.new_rule)
+            for v in found.verdicts[:verdicts_room])
+        self.verdicts_omitted += found.verdict_count - verdicts_room
 
 
 def diff(
@@ -372,6 +462,8 @@ def diff(
     mode: str = "google",
     origin: str = "",
     checkpoint: Callable[[], None] | None = None,
+    budget: int | None = None,
+    most: int | None = None,
 ) -> RobotsDiff:
     """What changes from robots.txt ``old`` to ``new`` for each crawler (see the module for the definitions).
 
@@ -382,60 +474,55 @@ def diff(
     the site the files are for (``"https://shop.example"``), on which the representative URLs
     are built; without it they are paths. Never raises
     for any content; ``ValueError`` for an unknown mode, ``TypeError`` for an agent or URL that
-    is not a ``str``. ``checkpoint``: called now and then while it works (a service passes
+    is not a ``str``. ``checkpoint``: called every few thousand steps of work (a service passes
     ``anyio.from_thread.check_cancelled``, so that a diff whose request was given up stops);
-    whatever it raises ends the diff.
+    whatever it raises ends the diff. ``budget``: at most this many steps of work
+    (:mod:`robotrules._budget`), else :class:`~robotrules.errors.TooMuchWork`; None: no limit.
+    ``most``: at most this many rule changes and this many verdict changes listed, the rest
+    counted (:attr:`RobotsDiff.rules_omitted`, :attr:`RobotsDiff.verdicts_omitted`); None: all.
     """
+    return compare(old, new, Budget(budget, checkpoint), agents=agents, urls=urls, mode=mode, origin=origin,
+                   most=most)
+
+
+def compare(old: bytes | str, new: bytes | str, work: Budget, *, agents: Sequence[str] = (),
+            urls: Sequence[str] = (), mode: str = "google", origin: str = "", most: int | None = None) -> RobotsDiff:
+    """:func:`diff` counting its work in ``work``: an edit proves and diffs within one budget."""
     wildcards = get_mode(mode).wildcards
-    pause = checkpoint if checkpoint is not None else _carry_on
     given = list(dict.fromkeys([urls] if isinstance(urls, str) else urls))
     for url in given:
         if not isinstance(url, str):
             raise TypeError(f"urls must be str, not {type(url).__name__}")
+    work.spend(len(given), "reading the URLs asked for")
     before, after = _Side(parse(old, mode=mode)), _Side(parse(new, mode=mode))
-    unnamed = _unnamed_token(before, after)
-    compared = _agents(agents, before, after)
+    unnamed = _unnamed_token(work, before, after)
+    compared = _agents(agents, before, after, work)
 
-    rules: list[RuleChange] = []
-    verdicts: list[VerdictChange] = []
-    delays: list[CrawlDelayChange] = []
-    ignored: list[CrawlDelayChange] = []
-    # Crawlers that select the same groups in both files see the same rules: compare them once.
-    done: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[RuleChange], list[VerdictChange]]] = {}
+    # Each crawler's groups in both files, first; crawlers that choose the same groups see the
+    # same rules and are compared once. The rules of every distinct choice are counted before any
+    # is compared, so that many crawlers times many rules is refused before the work, not after.
+    choose, chosen = before.selection_cost + after.selection_cost, []
+    choices: dict[_Key, tuple[tuple[Group, ...], tuple[Group, ...]]] = {}
     for agent, label in compared:
-        pause()
+        work.spend(choose, f"choosing the groups of {len(compared):,} crawlers")
         token = unnamed if agent == _GLOBAL else agent
         old_groups, new_groups = before.groups(token), after.groups(token)
         key = (tuple(g.line for g in old_groups), tuple(g.line for g in new_groups))
-        if key in done:
-            found_rules, found_verdicts = done[key]
-            rules.extend(RuleChange(c.change, label, c.kind, c.value, c.old_line, c.new_line) for c in found_rules)
-            verdicts.extend(
-                VerdictChange(v.url, label, v.old_allowed, v.new_allowed, v.old_line, v.new_line, v.old_rule, v.new_rule)
-                for v in found_verdicts
-            )
-        else:
-            old_view, new_view = before.view(old_groups), after.view(new_groups)
-            found_rules, found_verdicts = [], []
-            if old_view.keys() != new_view.keys() or any(old_view[p][0] != new_view[p][0] for p in old_view):
-                found_rules = _rule_changes(label, old_view, new_view)
-                checked = dict.fromkeys(given)
-                for pattern in sorted(old_view.keys() | new_view.keys()):
-                    example = representative_url(pattern, wildcards=wildcards, origin=origin)
-                    if example is not None:
-                        checked.setdefault(example)
-                for n, url in enumerate(_matched_by_changes(list(checked), old_view, new_view, mode, pause)):
-                    if n % 64 == 63:
-                        pause()
-                    was, now = before.robots.check(url, token), after.robots.check(url, token)
-                    if was.allowed != now.allowed:
-                        found_verdicts.append(
-                            VerdictChange(url, label, was.allowed, now.allowed, was.line, now.line,
-                                          _rule_text(was), _rule_text(now))
-                        )
-            done[key] = (found_rules, found_verdicts)
-            rules.extend(found_rules)
-            verdicts.extend(found_verdicts)
+        choices.setdefault(key, (old_groups, new_groups))
+        chosen.append((label, token, key))
+    work.reserve(sum(2 * (before.rule_count(old_groups) + after.rule_count(new_groups)) for old_groups, new_groups
+                     in choices.values()), f"comparing the rules of {len(compared):,} crawlers")
+
+    listing = _Listing(most)
+    delays: list[CrawlDelayChange] = []
+    ignored: list[CrawlDelayChange] = []
+    done: dict[_Key, _Found] = {}
+    for label, token, key in chosen:
+        found = done.get(key)
+        if found is None:
+            found = done[key] = _changes(label, token, before, after, *choices[key], given, wildcards, origin, mode,
+                                         listing, work)
+        listing.add(label, found, work)
         old_delay, new_delay = before.robots.crawl_delay(token), after.robots.crawl_delay(token)
         if old_delay != new_delay:
             (delays if reads_crawl_delay(label) else ignored).append(CrawlDelayChange(label, old_delay, new_delay))
@@ -443,10 +530,48 @@ def diff(
     old_maps, new_maps = dict.fromkeys(before.robots.sitemaps), dict.fromkeys(after.robots.sitemaps)
     return RobotsDiff(
         agents=[label for _, label in compared],
-        rules=rules,
-        verdicts=verdicts,
+        rules=listing.rules,
+        verdicts=listing.verdicts,
         crawl_delays=delays,
         sitemaps_added=[url for url in new_maps if url not in old_maps],
         sitemaps_removed=[url for url in old_maps if url not in new_maps],
         ignored_crawl_delays=ignored,
+        rules_omitted=listing.rules_omitted,
+        verdicts_omitted=listing.verdicts_omitted,
     )
+
+
+_Key = tuple[tuple[int, ...], tuple[int, ...]]
+"""A crawler's choice of groups: their first lines in the old file and in the new one."""
+
+
+def _changes(label: str, token: str, before: _Side, after: _Side, old_groups: tuple[Group, ...],
+             new_groups: tuple[Group, ...], given: list[str], wildcards: bool, origin: str, mode: str,
+             listing: _Listing, work: Budget) -> _Found:
+    """The rule and verdict changes of one choice of groups in each file, for ``token``: all
+    counted, as many listed as ``listing`` still has room for."""
+    old_view, new_view = before.view(old_groups, work), after.view(new_groups, work)
+    work.spend(len(old_view), "comparing the rules")
+    if old_view.keys() == new_view.keys() and all(old_view[p][0] == new_view[p][0] for p in old_view):
+        return _Found([], 0, [], 0)
+    found_rules, rule_count = _rule_changes(label, old_view, new_view, listing.room(listing.rules, None), work)
+    checked = dict.fromkeys(given)
+    for pattern in sorted(old_view.keys() | new_view.keys()):
+        example = representative_url(pattern, wildcards=wildcards, origin=origin)
+        if example is not None:
+            checked.setdefault(example)
+    found_verdicts: list[VerdictChange] = []
+    verdict_count, room = 0, listing.room(listing.verdicts, None)
+    matched = _matched_by_changes(list(checked), old_view, new_view, mode, work)
+    was_cost, now_cost = before.cost(old_groups, work), after.cost(new_groups, work)
+    what = f"checking {len(matched):,} URLs in both files"
+    work.reserve(was_cost.of_urls(matched) + now_cost.of_urls(matched), what)
+    for url in matched:
+        work.spend(was_cost.of_url(url) + now_cost.of_url(url), what)
+        was, now = before.robots.check(url, token), after.robots.check(url, token)
+        if was.allowed != now.allowed:
+            verdict_count += 1
+            if len(found_verdicts) < room:
+                found_verdicts.append(VerdictChange(url, label, was.allowed, now.allowed, was.line, now.line,
+                                                    _rule_text(was), _rule_text(now)))
+    return _Found(found_rules, rule_count, found_verdicts, verdict_count)

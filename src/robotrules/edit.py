@@ -40,29 +40,37 @@ crawler is disallowed and every allowed one allowed on ``/`` and on every path o
 either file, and that every other crawler (each token either file names, each of the registry,
 and ``*`` for the rest) sees exactly the rules and crawl delay it saw before (then its verdicts
 are the same for every URL). An edit that fails this is refused (:class:`EditRefused`), never
-returned.
+returned. In ``legacy1994`` (L2) a group applies to every crawler whose name contains its name,
+so a note says that the edit reaches them too.
+
+The cost is linear in the file and the names: a group naming thousands of crawlers is read once,
+crawlers that choose the same groups are proved once, and the proof and the diff count their
+work against one ``budget`` (:mod:`robotrules._budget`), with a ``checkpoint`` inside their loops.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from robotrules._budget import Budget
 from robotrules.core import lexer
 from robotrules.core.agents import is_global_agent, product_token
 from robotrules.core.fields import FieldError, parse_dictionary
 from robotrules.core.modes import get_mode
 from robotrules.core.robotstxt import RobotsTxt, parse
 from robotrules.crawlers import CRAWLERS, KINDS, Crawler, token_of_name
-from robotrules.diff import RobotsDiff, diff
+from robotrules.diff import RobotsDiff, compare
 
 __all__ = ["EditRefused", "EditResult", "edit"]
 
 _ALLOW, _DISALLOW, _UA = lexer.ALLOW, lexer.DISALLOW, lexer.USER_AGENT
 _LINE = re.compile(rb"[^\r\n]*(?:\r\n|\r|\n)")
 _MEMBER_KEY = re.compile(r"[a-z*][a-z0-9_.*-]*")
+_NAMES = 10
+"""Names a note lists at most (the rest counted): a group may name thousands of crawlers."""
 
 
 class EditRefused(ValueError):
@@ -101,9 +109,25 @@ class _Group:
     agents: list[tuple[int, str]] = field(default_factory=list)  # (line, value)
     rules: list[tuple[int, int, str]] = field(default_factory=list)  # (line, kind, value)
     others: list[tuple[int, str, str]] = field(default_factory=list)  # (line, lower-case key, value)
+    _tokens: frozenset[str] | None = None
+    _lines: dict[str, list[tuple[int, str]]] | None = None
 
-    def tokens(self, star_with_text: bool) -> set[str]:
-        return {"*" if is_global_agent(v, star_with_text=star_with_text) else product_token(v) for _, v in self.agents}
+    def tokens(self, star_with_text: bool) -> frozenset[str]:
+        """G2, G3: the tokens the group names ("*" for the global group), read once."""
+        if self._tokens is None:
+            self._tokens = frozenset("*" if is_global_agent(v, star_with_text=star_with_text) else product_token(v)
+                                     for _, v in self.agents)
+        return self._tokens
+
+    def lines_of(self, star_with_text: bool) -> dict[str, list[tuple[int, str]]]:
+        """Each token the group names ("*" for the global group) -> its user-agent lines (line,
+        value), in file order, read once."""
+        if self._lines is None:
+            self._lines = {}
+            for n, value in self.agents:
+                token = "*" if is_global_agent(value, star_with_text=star_with_text) else product_token(value)
+                self._lines.setdefault(token, []).append((n, value))
+        return self._lines
 
 
 def _lines(body: bytes) -> list[bytes]:
@@ -269,6 +293,9 @@ def edit(
     usage: str | None = None,
     mode: str = "google",
     registry: Sequence[Crawler] = CRAWLERS,
+    checkpoint: Callable[[], None] | None = None,
+    budget: int | None = None,
+    most: int | None = None,
 ) -> EditResult:
     """Block ``block`` and the registry's crawlers of each kind in ``block_purpose`` (disallowed on
     every path), allow ``allow`` (allowed on every path), and set ``usage`` (an aipref statement
@@ -281,6 +308,7 @@ def edit(
     """
     original = lexer.to_bytes(body)
     star_with_text = get_mode(mode).star_with_text_is_global
+    work = Budget(budget, checkpoint)
     notes: list[str] = []
     wanted = _wanted(block, block_purpose, allow, registry, notes)
     statement = _statement(usage) if usage is not None else None
@@ -292,15 +320,27 @@ def edit(
     breaks = re.search(rb"\r\n|\r|\n", original)
     plan = _Plan(lines, breaks.group() if breaks else b"\n")
     groups = _groups(original, mode)
+    naming: dict[str, list[_Group]] = {}  # token -> the groups that name it, in file order
+    for group in groups:
+        work.spend(1 + len(group.agents), "reading the groups")
+        for named in group.lines_of(star_with_text):
+            naming.setdefault(named, []).append(group)
     fresh: dict[bool, list[bytes]] = {True: [], False: []}
     closed: set[int] = set()  # groups (first line) already rewritten
+    alike = {blocking: {k for k, (_, b) in wanted.items() if b == blocking} for blocking in (True, False)}
     for key, (token, blocking) in wanted.items():
         if _already(before, token, blocking, registry):
             notes.append(f"{token} is already {'blocked' if blocking else 'allowed'}: nothing to change for it")
             continue
-        same = {k for k, (_, b) in wanted.items() if b == blocking}
-        own = [g for g in groups if key in g.tokens(star_with_text) and g.tokens(star_with_text) <= same]
-        _leave_shared(plan, groups, key, token, bool(own), star_with_text, same, set(wanted), notes)
+        if get_mode(mode).substring_agent_match:  # L2: a name in a group matches every name containing it
+            notes.append(f"in the 1994 standard's reading a group for {token} applies to every crawler whose name "
+                         f"contains {token!r} (such as My{token}Clone): they are "
+                         f"{'blocked' if blocking else 'allowed'} too")
+        same = alike[blocking]
+        named_by = naming.get(key, [])
+        work.spend(1 + sum(len(g.agents) for g in named_by), "moving crawlers out of shared groups")
+        own = [g for g in named_by if g.tokens(star_with_text) <= same]
+        _leave_shared(plan, named_by, key, token, bool(own), star_with_text, same, set(wanted), notes)
         if not own:
             fresh[blocking].append(f"User-agent: {token}".encode())
             continue
@@ -337,8 +377,9 @@ def edit(
         raise EditRefused("the edited file would be over 500 KiB, and Google reads only the first 500 KiB")
     blocked = [t for t, b in wanted.values() if b]
     allowed = [t for t, b in wanted.values() if not b]
-    _prove(original, new, blocked, allowed, mode, registry)
-    result = diff(original, new, urls=_paths(before, parse(new, mode=mode)), mode=mode)
+    after = parse(new, mode=mode)
+    _prove(original, new, before, after, blocked, allowed, mode, registry, work)
+    result = compare(original, new, work, urls=_paths(before, after), mode=mode, most=most)
     return EditResult(new, result, notes, blocked, allowed, original)
 
 
@@ -375,8 +416,8 @@ def _wanted(block: Sequence[str], block_purpose: Sequence[str], allow: Sequence[
 
 def _leave_shared(plan: _Plan, groups: list[_Group], key: str, token: str, own: bool, star_with_text: bool,
                   same: set[str], moving: set[str], notes: list[str]) -> None:
-    """Take ``token`` out of the groups it shares with agents not edited the same way; they keep
-    their rules for those agents (G1: the group keeps at least one of its user-agent lines)."""
+    """Take ``token`` out of the ``groups`` naming it that it shares with agents not edited the same
+    way; they keep their rules for those agents (G1: the group keeps at least one of its user-agent lines)."""
     for group in groups:
         tokens = group.tokens(star_with_text)
         if key not in tokens or tokens <= same:
@@ -385,20 +426,20 @@ def _leave_shared(plan: _Plan, groups: list[_Group], key: str, token: str, own: 
         if not staying:
             raise EditRefused(f"{token} shares the group at line {group.agents[0][0]} with crawlers edited the "
                                   "other way: give them groups of their own first")
-        written = {("'*'" if is_global_agent(v, star_with_text=star_with_text) else token_of_name(v))
-                   for _, v in group.agents if is_global_agent(v, star_with_text=star_with_text)
-                   or product_token(v) in staying}
-        notes.append(f"{token} shared the group at line {group.agents[0][0]} with {_known(sorted(written))}: that "
-                     f"group keeps its rules for {'them' if len(written) > 1 else 'it'}, and {token} "
+        by_token = group.lines_of(star_with_text)
+        shown = sorted(staying)
+        written = [("'*'" if t == "*" else token_of_name(by_token[t][0][1])) for t in shown[:_NAMES]]
+        more = f" and {len(shown) - _NAMES:,} more" if len(shown) > _NAMES else ""
+        notes.append(f"{token} shared the group at line {group.agents[0][0]} with {_known(written)}{more}: that "
+                     f"group keeps its rules for {'them' if len(shown) > 1 else 'it'}, and {token} "
                      f"{'keeps' if own else 'gets'} its own group")
-        leaving = [n for n, v in group.agents
-                   if not is_global_agent(v, star_with_text=star_with_text) and product_token(v) == key]
+        leaving = [n for n, _ in by_token[key]]
         for n in leaving:
             plan.replace[n] = b""
         # G1: a group's lines after its first user-agent line are its own; a Crawl-delay between the
         # line that leaves and the next one would be left outside: the next one's copy takes its place.
         first = group.agents[0][0]
-        kept = min(n for n, _ in group.agents if n not in leaving and plan.replace.get(n) != b"")
+        kept = min(n for t, lines in by_token.items() if t != key for n, _ in lines if plan.replace.get(n) != b"")
         if first in leaving and any(n < kept for n, _, _ in group.others):
             line, copy = plan.lines[first - 1], plan.lines[kept - 1]
             plan.replace[first] = copy.rstrip(b"\r\n") + line[len(line.rstrip(b"\r\n")):]
@@ -427,19 +468,38 @@ def _set_usage(plan: _Plan, groups: list[_Group], statement: str, star_with_text
         plan.last = [b"User-agent: *", f"Content-Usage: {statement}".encode()]
 
 
-def _prove(old: bytes, new: bytes, blocked: list[str], allowed: list[str], mode: str,
-           registry: Sequence[Crawler]) -> None:
+def _prove(old: bytes, new: bytes, before: RobotsTxt, after: RobotsTxt, blocked: list[str], allowed: list[str],
+           mode: str, registry: Sequence[Crawler], work: Budget) -> None:
     """Refuse an edit unless the blocked are disallowed and the allowed allowed on every path of
-    either file, and every other crawler reads what it read before (rules and crawl delay)."""
-    before, after = parse(old, mode=mode), parse(new, mode=mode)
+    either file, and every other crawler reads what it read before (rules and crawl delay).
+
+    Crawlers that choose the same groups of the new file get the same verdicts: each such choice
+    is proved once, so the cost follows the groups, not the number of names.
+    """
     paths = [p for p in _paths(before, after) if p != "/robots.txt"]
+    proved: dict[tuple[tuple[int, ...], bool], str | None] = {}  # (groups, allowed?) -> a wrong path
+
+    def wrong_path(token: str, want: bool, global_group: bool) -> str | None:
+        groups = after.check("/", token, global_group=global_group).groups
+        key = (tuple(g.line for g in groups), want)
+        if key not in proved:
+            cost = 1 + sum(len(g.rules) for g in groups)
+            work.reserve(cost * len(paths), f"proving the edit on {len(paths):,} paths")
+            found = None
+            for path in paths:
+                work.spend(cost, f"proving the edit on {len(paths):,} paths")
+                if after.check(path, token, global_group=global_group).allowed != want:
+                    found = path
+                    break
+            proved[key] = found
+        return proved[key]
+
     for token in blocked:
-        own = not _ignores_global(token, registry)
-        wrong = next((p for p in paths if after.check(p, token, global_group=own).allowed), None)
+        wrong = wrong_path(token, False, not _ignores_global(token, registry))
         if wrong is not None:
             raise EditRefused(f"could not block {token} safely: it would still be allowed to fetch {wrong}")
     for token in allowed:
-        wrong = next((p for p in paths if not after.check(p, token).allowed), None)
+        wrong = wrong_path(token, True, True)
         if wrong is not None:
             raise EditRefused(f"could not allow {token} safely: it would still be disallowed from {wrong}")
     named = {t.lower() for t in (*blocked, *allowed)}
@@ -447,10 +507,11 @@ def _prove(old: bytes, new: bytes, blocked: list[str], allowed: list[str], mode:
     others.update(t for robots in (before, after) for g in robots.groups for t in g.tokens)
     others.update(c.token.lower() for c in registry)
     others -= named | {""}
-    found = diff(old, new, agents=sorted(others), urls=paths, mode=mode)
+    found = compare(old, new, work, agents=sorted(others), urls=paths, mode=mode, most=_NAMES)
     delays = (*found.crawl_delays, *found.ignored_crawl_delays)  # what every crawler reads, Google's included
-    if found.rules or found.verdicts or delays:
+    if found.rules or found.verdicts or found.rules_omitted or found.verdicts_omitted or delays:
         who = sorted({*(c.agent for c in found.rules), *(v.agent for v in found.verdicts),
                       *(d.agent for d in delays)})
-        raise EditRefused(f"this edit would change what other crawlers read ({', '.join(who)}); "
+        more = " and others" if found.rules_omitted or found.verdicts_omitted else ""
+        raise EditRefused(f"this edit would change what other crawlers read ({', '.join(who)}{more}); "
                           "nothing was changed: edit this file by hand")

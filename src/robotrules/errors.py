@@ -10,6 +10,8 @@
     │                                and goes on without the store
     ├── DamagedArchive (ValueError)  a crawl archive cut short or corrupt (robotrules.batch): the
     │                                file and the byte where the damage starts
+    ├── TooMuchWork (ValueError)     a diff or an edit that would take more work than the caller
+    │                                allows (robotrules.diff, robotrules.edit: ``budget``)
     ├── RobotsDisallowed             a guard (robotrules.compat.httpx, robotrules.compat.requests)
     │                                refused a request its robots.txt disallows; each guard raises
     │                                a subclass that is also its library's request error
@@ -31,6 +33,7 @@ __all__ = [
     "RobotsDisallowed",
     "RobotsError",
     "StoreError",
+    "TooMuchWork",
     "UnsupportedScheme",
     "require",
 ]
@@ -91,6 +94,25 @@ class DamagedArchive(RobotsError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return type(self), (self.path, self.offset, self.detail)
+
+
+class TooMuchWork(RobotsError, ValueError):
+    """A diff or an edit stopped because it would take more work than its ``budget`` allows.
+
+    The work is counted as it is done (a rule compared, a URL checked, a crawler's groups chosen),
+    so a hostile pair of files, such as one group naming thousands of crawlers over thousands of
+    rules, is refused after a bounded amount of work instead of running for minutes. ``budget``
+    is the limit, ``what`` the part that went over it.
+    """
+
+    def __init__(self, budget: int, what: str) -> None:
+        self.budget = budget
+        self.what = what
+        super().__init__(f"{what[:1].upper()}{what[1:]} would take more than {budget:,} steps of work, more "
+                         "than allowed here: try a smaller file or fewer crawlers")
+
+    def __reduce__(self) -> tuple[type[TooMuchWork], tuple[int, str]]:
+        return type(self), (self.budget, self.what)
 
 
 class _Governed(Protocol):
