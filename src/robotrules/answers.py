@@ -36,6 +36,7 @@ from robotrules.core.usage import CATEGORIES, Usage
 __all__ = [
     "COLUMNS",
     "FIELDS",
+    "LISTED_LINES",
     "CacheState",
     "CheckResult",
     "FieldType",
@@ -77,6 +78,10 @@ a probe, and its success brings the store back)."""
 # -- agents ------------------------------------------------------------------------------------
 
 _TOKENS: dict[str, str] = {}
+LISTED_LINES = 100
+"""Preference lines one verdict's JSON lists at most (``preference_lines``; the rest counted in
+``preference_lines_omitted``): a hostile file may tie thousands of Content-Usage lines."""
+
 _TOKENS_MOST = 4096  # agents remembered; past it the memo starts over
 _AGENT_MOST = 1024  # characters: a longer agent (a pasted header gone wrong) is never remembered
 
@@ -423,7 +428,9 @@ class Verdict:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON form shared by ``--json`` output and the service: ``line`` is null when no
-        rule decides (the Python API's 0), as in every JSON the project writes."""
+        rule decides (the Python API's 0), as in every JSON the project writes; at most
+        :data:`LISTED_LINES` preference lines, the rest counted (a file may tie thousands)."""
+        lines = self.preference_lines()
         return {
             "url": self.url,
             "agent": self.agent,
@@ -440,7 +447,8 @@ class Verdict:
             "robots": state_dict(self.state) if self.state is not None else None,
             "explanation": self.explain(),
             "preferences": self.preferences(),
-            "preference_lines": self.preference_lines(),
+            "preference_lines": lines[:LISTED_LINES],
+            "preference_lines_omitted": max(0, len(lines) - LISTED_LINES),
         }
 
 

@@ -7,6 +7,8 @@ import json
 import signal
 import subprocess
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 
@@ -20,15 +22,15 @@ def _service_installed() -> bool:
                for name in ("robotrules.service", "fastapi", "uvicorn", "prometheus_client"))
 
 
-def test_serve_starts_the_service_and_answers_healthz(tmp_path, cli_env, site):
-    """The console script starts the service on the port given; /healthz answers; Ctrl-C stops it.
+@contextmanager
+def _serving(tmp_path, cli_env) -> Iterator[int]:
+    """``robotrules serve`` on a free port of 127.0.0.1, until the block ends (then Ctrl-C, and it
+    must end with 0 and no traceback); yields the port.
 
-    The test waits for the service to say it is listening before it asks: the port was free when
+    It waits for the service to say it is listening before it yields: the port was free when
     chosen, and a server of a test running beside this one could take it meanwhile and answer."""
     if not _service_installed():
         pytest.skip("the service package or its extra (fastapi, uvicorn) is not installed")
-    import httpx
-
     port = free_port()
     process = subprocess.Popen([SCRIPT, "serve", "--port", str(port), "--cache", str(tmp_path / "svc.sqlite3")],
                                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -47,8 +49,7 @@ def test_serve_starts_the_service_and_answers_healthz(tmp_path, cli_env, site):
     reader.start()
     try:
         assert listening.wait(20), f"the service did not start: {process.poll()} {''.join(lines)[-2000:]}"
-        answer = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5.0)
-        assert answer.status_code == 200
+        yield port
         process.send_signal(signal.SIGINT)
         process.wait(15)
         reader.join(5)
@@ -59,6 +60,38 @@ def test_serve_starts_the_service_and_answers_healthz(tmp_path, cli_env, site):
         if process.poll() is None:
             process.kill()
             process.wait(5)
+
+
+def test_serve_starts_the_service_and_answers_healthz(tmp_path, cli_env, site):
+    """The console script starts the service on the port given; /healthz answers; Ctrl-C stops it."""
+    import httpx
+
+    with _serving(tmp_path, cli_env) as port:
+        assert httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5.0).status_code == 200
+
+
+def test_serve_on_loopback_answers_only_loopback_names_and_its_page_cannot_be_framed(tmp_path, cli_env):
+    """A page whose host name is made to resolve to 127.0.0.1 (DNS rebinding) sends its own name
+    as Host: a service listening on loopback refuses it (421) and answers the loopback names. The
+    tester page forbids framing in its headers (a <meta> policy cannot)."""
+    import httpx
+
+    with _serving(tmp_path, cli_env) as port:
+        base = f"http://127.0.0.1:{port}"
+        for host in ("rebind.example", f"rebind.example:{port}", "10.0.0.1", "[::2]"):
+            refused = httpx.get(f"{base}/v1/robots", params={"url": "http://127.0.0.1:9/"}, headers={"host": host},
+                                timeout=5.0)
+            assert refused.status_code == 421, (host, refused.text)
+            assert refused.json()["error"]["code"] == "wrong_host"
+        for host in (f"127.0.0.1:{port}", f"localhost:{port}", "LOCALHOST", f"[::1]:{port}"):
+            assert httpx.get(f"{base}/healthz", headers={"host": host}, timeout=5.0).status_code == 200, host
+        page = httpx.get(f"{base}/", timeout=5.0)
+        assert page.status_code == 200
+        assert "frame-ancestors 'none'" in page.headers["content-security-policy"]
+        assert "script-src 'self'" in page.headers["content-security-policy"]
+        assert page.headers["x-frame-options"] == "DENY"
+        metrics = httpx.get(f"{base}/metrics", timeout=5.0).text
+        assert 'robotrules_refused_total{reason="wrong_host"} 4.0' in metrics
 
 
 def test_serve_rejects_bad_options_in_one_line(robotrules, tmp_path):

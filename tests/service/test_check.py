@@ -13,7 +13,8 @@ from tests.servers.http import HTTPServer, respond
 from .conftest import ROBOTS, Start
 
 VERDICT_KEYS = {"url", "agent", "token", "allowed", "line", "text", "kind", "group", "path", "source", "full",
-                "ignored_global", "robots", "explanation", "preferences", "preference_lines"}
+                "ignored_global", "robots", "explanation", "preferences", "preference_lines",
+                "preference_lines_omitted"}
 
 
 def test_get_check_gives_the_verdict_with_the_deciding_line_as_written(api: httpx.Client, site: HTTPServer) -> None:

@@ -79,7 +79,7 @@ def test_lint_findings_carry_their_obvious_fix_and_count_columns_from_one(api: h
 
 def test_lint_of_a_clean_file_finds_nothing(api: httpx.Client) -> None:
     body = api.post("/v1/lint", json={"robots": "User-agent: *\nDisallow: /private\n", "mode": "google"}).json()
-    assert body == {"diagnostics": [], "errors": 0, "warnings": 0}
+    assert body == {"diagnostics": [], "diagnostics_omitted": 0, "errors": 0, "warnings": 0}
 
 
 def test_diff_of_two_texts_reports_rule_and_verdict_changes(api: httpx.Client) -> None:

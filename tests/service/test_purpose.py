@@ -24,7 +24,7 @@ from .conftest import error_of
 
 BODY = ATTACH_EXAMPLE
 
-PURPOSE_KEYS = {"purpose", "use", "use_lines", "use_explanation", "crawler_kind"}
+PURPOSE_KEYS = {"purpose", "use", "use_lines", "use_lines_omitted", "use_explanation", "crawler_kind"}
 
 # (path, purpose, use, use_lines, use_explanation): every kind of answer.
 ANSWERS = [

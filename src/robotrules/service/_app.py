@@ -52,8 +52,9 @@ from robotrules.client import AsyncRobotsClient
 from robotrules.core.policy import Policy
 from robotrules.fetch import DEFAULT_USER_AGENT, AddressPolicy
 from robotrules.service._admission import Gates
+from robotrules.service._browsers import host_allowed, loopback_hosts
 from robotrules.service._edge import Edge
-from robotrules.service._errors import JSON, install
+from robotrules.service._errors import JSON, error_response, install
 from robotrules.service._lean import PATH as LEAN_PATH
 from robotrules.service._lean import Lean
 from robotrules.service._live import Live
@@ -65,11 +66,19 @@ __all__ = ["STATIC_DIR", "Settings", "create_app", "from_env", "run"]
 
 
 class _Service(FastAPI):
-    """The app: FastAPI, with :class:`~robotrules.service._lean.Lean` in front of it for ``GET /v1/check``."""
+    """The app: FastAPI, with :class:`~robotrules.service._lean.Lean` in front of it for ``GET /v1/check``,
+    and in front of both the ``Host`` check (:mod:`robotrules.service._browsers`)."""
 
     lean: Lean | None = None
+    hosts: frozenset[str] = frozenset()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and not host_allowed(scope, self.hosts):
+            self.state.live.metrics.refused("wrong_host")
+            await error_response(421, "wrong_host", "This service answers only requests sent to "
+                                 f"{', '.join(sorted(self.hosts))}.", headers={"connection": "close"})(
+                scope, receive, send)
+            return
         lean = self.lean
         if (lean is not None and scope["type"] == "http" and scope["path"] == LEAN_PATH and scope["method"] == "GET"
                 and await lean(scope, send)):
@@ -134,6 +143,7 @@ def create_app(
     )
     app.state.live = service
     app.lean = Lean(service)
+    app.hosts = frozenset(settings.hosts)
     install(app, service.metrics.refused)
     paths: set[str] = set()
     app.add_middleware(Edge, metrics=service.metrics, max_body=settings.max_body, deadline=settings.deadline,
@@ -167,7 +177,8 @@ def from_env() -> FastAPI:
     ``ROBOTRULES_REDIS`` (a Redis URL: the shared cache; ``ROBOTRULES_REDIS_PREFIX`` its key
     prefix), else ``ROBOTRULES_CACHE`` (SQLite file; default :func:`robotrules.cache.default_path`);
     ``ROBOTRULES_ALLOW_PRIVATE=1``, ``ROBOTRULES_USER_AGENT``, ``ROBOTRULES_FETCH_TIMEOUT`` and
-    ``ROBOTRULES_DEADLINE`` (seconds), ``ROBOTRULES_DOCS=1``.
+    ``ROBOTRULES_DEADLINE`` (seconds), ``ROBOTRULES_DOCS=1``, ``ROBOTRULES_HOSTS`` (the ``Host``
+    names answered, comma-separated; default any: uvicorn, not the app, knows the address it listens on).
     """
     env = os.environ
     defaults = Settings()
@@ -178,6 +189,7 @@ def from_env() -> FastAPI:
         fetch_timeout=float(env.get("ROBOTRULES_FETCH_TIMEOUT") or defaults.fetch_timeout),
         deadline=float(env.get("ROBOTRULES_DEADLINE") or defaults.deadline),
         docs=_flag(env.get("ROBOTRULES_DOCS")),
+        hosts=tuple(name.strip() for name in (env.get("ROBOTRULES_HOSTS") or "").split(",") if name.strip()),
     ))
 
 
@@ -218,7 +230,10 @@ def run(
     ``redis``: a Redis URL (``redis://host:6379/0``): the cache is shared by every instance given
     the same one; else the SQLite file ``cache`` (default :func:`robotrules.cache.default_path`),
     shared by the processes of this machine. ``options``: :class:`Settings` fields
-    (``allow_private`` turns the private-address guard off; ``deadline``, ``docs``, ...).
+    (``allow_private`` turns the private-address guard off; ``deadline``, ``docs``, ...). On a
+    loopback ``host`` the service answers only requests sent to a loopback name (``hosts``, unless
+    given: :func:`robotrules.service._browsers.loopback_hosts`), so that no web page can reach it
+    by DNS rebinding.
     """
     import uvicorn
 
@@ -227,6 +242,7 @@ def run(
     unknown = set(options) - set(asdict(Settings()))
     if unknown:
         raise TypeError(f"unknown options: {', '.join(sorted(unknown))}")
+    options.setdefault("hosts", tuple(loopback_hosts(host)))
     store = _store(cache, redis)
     try:
         app = _settled(create_app(store=store, **options))

@@ -18,6 +18,7 @@ edge), and gives it back while it waits for fetches (see :mod:`robotrules.servic
 
 from __future__ import annotations
 
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -41,7 +42,11 @@ FULL_DISALLOW = b"User-agent: *\nDisallow: /\n"
 """What /v1/diff compares for a live robots.txt that means "everything disallowed" (unreachable, 5xx)."""
 
 SLICE = 128
-"""Items handled between two checkpoints of a large list (a few milliseconds of work at most)."""
+"""URLs screened between two checkpoints of a large list (a few milliseconds of work at most)."""
+
+PAUSE_AFTER = 0.002
+"""Seconds of verdicts computed on the event loop before it is let go (a checkpoint): what one
+verdict costs depends on the file, so the slices of a verdict list are measured in time."""
 
 
 def cap(text: str, most: int = 300) -> str:
@@ -173,11 +178,13 @@ class Live:
             self.metrics.looked_up(state)
         verdicts: list[dict[str, Any]] = []
         answered: set[str] = set()  # sites with a verdict given: the later ones read the same copy, as a hit
+        pause_at = time.perf_counter() + PAUSE_AFTER
         for n, url in enumerate(urls):
             key = keys[n]
             for agent in agents:
-                if len(verdicts) % SLICE == SLICE - 1:
+                if time.perf_counter() >= pause_at:
                     await anyio.lowlevel.checkpoint()
+                    pause_at = time.perf_counter() + PAUSE_AFTER
                 state = states[key]
                 if key not in answered:
                     answered.add(key)
@@ -192,7 +199,9 @@ class Live:
         """:meth:`check` of one URL when this process holds its robots.txt (every verdict a hit),
         else None; the same errors as :meth:`check` (ApiError, BlockedAddress, ...) but nothing
         counted: the caller (:mod:`robotrules.service._lean`) hands a refused request to the app,
-        which counts and answers it. Synchronous: no wait, nothing to cancel."""
+        which counts and answers it. Synchronous: no wait, nothing to cancel; so when its verdicts
+        take longer than :data:`PAUSE_AFTER` (a file whose verdicts are costly) it gives up and
+        returns None too: the app answers in slices, letting the event loop go between them."""
         client = self.live
         chosen = agents_of(agents, self.settings)
         limit(len(chosen), self.settings.max_checks, "checks")
@@ -201,7 +210,13 @@ class Live:
         state = client.cached(url)
         if state is None:
             return None
-        return [answer(from_result(client.decide(state, url, agent), url, agent), purpose) for agent in chosen]
+        give_up = time.perf_counter() + PAUSE_AFTER
+        found = []
+        for agent in chosen:
+            if time.perf_counter() > give_up:
+                return None
+            found.append(answer(from_result(client.decide(state, url, agent), url, agent), purpose))
+        return found
 
     async def fetched_body(self, url: str) -> tuple[bytes, dict[str, Any]]:
         """The body /v1/diff compares for a live robots.txt: its text, nothing (full allow) or

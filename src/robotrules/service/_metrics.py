@@ -11,7 +11,8 @@ Names (all prefixed ``robotrules_``)::
                                                        means (rules, allow, disallow) and its status (2xx..5xx, network)
     blocked_addresses_total                            robots.txt URLs refused by the private-address guard
     refused_total{reason}                              requests refused or cut short to protect the service:
-                                                       overloaded, deadline, client_gone, body_timeout, body_too_large
+                                                       overloaded, deadline, client_gone, body_timeout, body_too_large,
+                                                       wrong_host
     in_flight{gate}, queued{gate}                      work under way and waiting, by gate: fetches (robots.txt
                                                        loads), work (heavy phases) (robotrules.service._admission)
 
@@ -41,7 +42,7 @@ CONTENT_TYPE = CONTENT_TYPE_LATEST
 _LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
 
-REFUSALS = ("overloaded", "deadline", "client_gone", "body_timeout", "body_too_large")
+REFUSALS = ("overloaded", "deadline", "client_gone", "body_timeout", "body_too_large", "wrong_host")
 """The reasons of ``refused_total``."""
 
 

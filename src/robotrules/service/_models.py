@@ -114,14 +114,18 @@ class VerdictModel(BaseModel):
     preferences: dict[str, bool | None] = Field(
         description="AI-use preferences for this URL and agent, per category (train-ai, search, ai-input): "
                     "true allowed, false disallowed, null unknown or not applicable (the URL may not be crawled)")
-    preference_lines: list[int] = Field(description="the Content-Usage and Content-Signal lines that decide them")
+    preference_lines: list[int] = Field(description="the Content-Usage and Content-Signal lines that decide them "
+                                                    "(the first 100)")
+    preference_lines_omitted: int = Field(default=0, description="deciding lines past the first 100: counted, not listed")
     purpose: Purpose | None = Field(default=None, description="the purpose asked about; present only when the request names one")
     use: bool | None = Field(
         default=None,
         description="with a purpose: true allowed, false refused, null unknown (no line states it) or not applicable "
                     "(the URL may not be crawled); present only when the request names a purpose")
     use_lines: list[int] | None = Field(
-        default=None, description="with a purpose: the Content-Usage and Content-Signal lines that decide 'use'")
+        default=None, description="with a purpose: the Content-Usage and Content-Signal lines that decide 'use' "
+                                  "(the first 100)")
+    use_lines_omitted: int | None = Field(default=None, description="with a purpose: deciding lines past the first 100")
     use_explanation: str | None = Field(default=None, description="with a purpose: the answer as one sentence")
     crawler_kind: Literal["search", "ai-training", "ai-assistant", "ai-search", "archive", "seo", "other"] | None = Field(
         default=None, description="with a purpose: what the crawler registry says the agent's crawler is for "
@@ -194,6 +198,7 @@ class TestResponse(BaseModel):
 
     results: list[VerdictModel]
     diagnostics: list[DiagnosticModel]
+    diagnostics_omitted: int = Field(default=0, description="lint findings past the service's listing limit: not listed")
 
 
 class LintRequest(_Request):
@@ -207,6 +212,8 @@ class LintResponse(BaseModel):
     """What the parser ignores or misreads in the text, with counts by severity."""
 
     diagnostics: list[DiagnosticModel]
+    diagnostics_omitted: int = Field(default=0, description="findings past the service's listing limit: counted "
+                                                            "in errors and warnings, not listed")
     errors: int
     warnings: int
 
@@ -269,6 +276,9 @@ class DiffResponse(BaseModel):
         default_factory=list, description="crawl-delay changes only Google's crawlers see: not a change, as they ignore it")
     sitemaps_added: list[str]
     sitemaps_removed: list[str]
+    rules_omitted: int = Field(default=0, description="rule changes past the service's listing limit: counted, not listed")
+    verdicts_omitted: int = Field(default=0, description="verdict changes past the service's listing limit: counted, "
+                                                         "not listed")
     old_robots: RobotsStateModel | None = Field(default=None, description="the fetched robots.txt's state when the old version was given by URL")
     new_robots: RobotsStateModel | None = Field(default=None, description="the fetched robots.txt's state when the new version was given by URL")
 

@@ -8,6 +8,7 @@ gives it::
     use              true: allowed; false: refused; null: unknown (no line states it), or not
                      applicable because the URL may not be crawled (A3)
     use_lines        the Content-Usage and Content-Signal lines that give that category its value
+                     (the first 100; ``use_lines_omitted`` counts the rest)
     use_explanation  the answer in words, with those lines as written
                      (:meth:`~robotrules.answers.Verdict.use_sentence`, as the command line says it)
     crawler_kind     what the registry says the crawler is for (A8: search, ai-training, ...),
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from robotrules.answers import Verdict, crawler_of
+from robotrules.answers import LISTED_LINES, Verdict, crawler_of
 
 __all__ = ["answer", "purpose_fields"]
 
@@ -29,7 +30,9 @@ __all__ = ["answer", "purpose_fields"]
 def purpose_fields(verdict: Verdict, purpose: str) -> dict[str, Any]:
     """The answer to ``purpose`` for ``verdict`` (see the module): purpose, use, use_lines, use_explanation."""
     crawler = crawler_of(verdict.agent, verdict.token)
-    return {"purpose": purpose, "use": verdict.preference(purpose), "use_lines": verdict.use_lines(purpose),
+    lines = verdict.use_lines(purpose)
+    return {"purpose": purpose, "use": verdict.preference(purpose), "use_lines": lines[:LISTED_LINES],
+            "use_lines_omitted": max(0, len(lines) - LISTED_LINES),
             "use_explanation": verdict.use_sentence([purpose]),
             "crawler_kind": crawler.kind if crawler is not None else None}
 

@@ -23,9 +23,11 @@ from robotrules import crawlers
 from robotrules._version import __version__
 from robotrules.answers import json_ready, state_dict, token_of
 from robotrules.edit import EditRefused
+from robotrules.errors import TooMuchWork
 from robotrules.hosts import robots_url
 from robotrules.service import _drafts as drafts
 from robotrules.service import _models as models
+from robotrules.service._browsers import PAGE_HEADERS
 from robotrules.service._errors import JSON, ApiError
 from robotrules.service._live import Live, agents_of, drafts_urls, limit
 from robotrules.service._metrics import CONTENT_TYPE
@@ -45,7 +47,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     408: _error("The request body did not arrive before the deadline"),
     413: _error("The request body is over the size limit"),
     422: _error("JSON of the wrong shape: a missing or mistyped field, too many URLs, agents, checks or sites, "
-                "a URL too long"),
+                "a URL too long; a diff or edit that would take more work than allowed (too_much_work)"),
     503: _error("Too much work queued (overloaded), or the request's deadline passed (deadline_exceeded); "
                 "the Retry-After header says when to try again"),
 }
@@ -126,14 +128,15 @@ async def test(service: Service, request: models.TestRequest) -> Response:
     agents = agents_of(request.agents, service.settings)
     drafts_urls(request.urls, len(agents), service.settings)
     body = drafts.text(request.robots)
-    found = await _work(drafts.verdicts, body, request.urls, agents, request.mode, request.purpose)
+    found = await _work(drafts.verdicts, body, request.urls, agents, request.mode, request.purpose,
+                        service.settings.max_listed)
     return JSON(json_ready(found))
 
 
 @router.post("/v1/lint", response_model=models.LintResponse, responses=ERRORS, tags=["drafts"],
              summary="What Google ignores or misreads in a robots.txt")
 async def lint_text(service: Service, request: models.LintRequest) -> Response:
-    return JSON(await _work(drafts.findings, drafts.text(request.robots), request.mode))
+    return JSON(await _work(drafts.findings, drafts.text(request.robots), request.mode, service.settings.max_listed))
 
 
 @router.post("/v1/diff", response_model=models.DiffResponse, responses=LIVE_ERRORS, tags=["drafts"],
@@ -151,19 +154,27 @@ async def compare(service: Service, request: models.DiffRequest) -> Response:
     (old, old_state), (new, new_state) = sides["old"], sides["new"]
     live = next((str(url) for url in (request.old_url, request.new_url) if url is not None), None)
     origin = robots_url(live).removesuffix("/robots.txt") if live is not None else ""
-    found = await _work(drafts.compare, old, new, tokens, request.urls, request.mode, origin)
+    try:
+        found = await _work(drafts.compare, old, new, tokens, request.urls, request.mode, origin,
+                            service.settings.draft_work, service.settings.max_listed)
+    except TooMuchWork as refused:
+        raise ApiError(422, "too_much_work", str(refused)) from None
     return JSON(json_ready({**found, "old_robots": old_state, "new_robots": new_state}))
 
 
 @router.post("/v1/edit", response_model=models.EditResponse, responses=ERRORS, tags=["drafts"],
              summary="Block or allow crawlers in a robots.txt, changing nothing else")
 async def edit_text(service: Service, request: models.EditRequest) -> Response:
-    """422 ``edit_refused`` when the edit cannot be made safely (the message says why)."""
+    """422 ``edit_refused`` when the edit cannot be made safely (the message says why), 422
+    ``too_much_work`` when proving it would take more work than the service allows."""
     try:
         found = await _work(drafts.edited, drafts.text(request.robots), request.block, request.block_purpose,
-                            request.allow, request.usage, request.mode)
+                            request.allow, request.usage, request.mode, service.settings.draft_work,
+                            service.settings.max_listed)
     except EditRefused as refused:
         raise ApiError(422, "edit_refused", str(refused)) from None
+    except TooMuchWork as refused:
+        raise ApiError(422, "too_much_work", str(refused)) from None
     return JSON(json_ready(found))
 
 
@@ -195,4 +206,4 @@ async def page() -> Response:
     index = os.path.join(STATIC_DIR, "index.html")
     if not os.path.isfile(index):
         raise ApiError(404, "not_found", "The web page is not installed here; the API is described at /openapi.json.")
-    return FileResponse(index, media_type="text/html")
+    return FileResponse(index, media_type="text/html", headers=PAGE_HEADERS)

@@ -16,7 +16,12 @@ max_url_length      16,384     characters of one URL (422 url_too_long)
 fetches             64         robots.txt loads in flight in the process (more wait in the queue)
 fetches_per_request 16         of those, for one request
 work                2          requests with a body (POST) computing at once (not while they wait for fetches)
+draft_work          25,000,000 steps of work of one diff or edit (robotrules._budget: about 3 s; 422 too_much_work,
+                               refused before the work when its size is known)
+max_listed          1,000      rule changes, verdict changes and lint findings one answer lists (the rest counted)
 queue               256        waiters per gate (fetches, work); past it, 503 overloaded with Retry-After
+hosts               any        the Host names answered (421 wrong_host): :func:`robotrules.service.run`
+                               on a loopback address answers only loopback names (DNS rebinding)
 ==================  =========  =========================================================================
 
 Keep ``fetch_timeout`` under ``deadline``: a fetch still running at the deadline is cancelled
@@ -48,14 +53,18 @@ class Settings:
     fetches: int = 64
     fetches_per_request: int = 16
     work: int = 2
+    draft_work: int = 25_000_000
+    max_listed: int = 1000
     queue: int = 256
     docs: bool = False
+    hosts: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("fetch_timeout", "deadline"):
             value = getattr(self, name)
             if not (isinstance(value, (int, float)) and math.isfinite(value) and value > 0):
                 raise ValueError(f"{name} must be a number of seconds > 0")
+        object.__setattr__(self, "hosts", tuple(host.strip("[]").lower() for host in self.hosts))
         for field in fields(self):
             value = getattr(self, field.name)
             if field.type == "int" and (not isinstance(value, int) or value < (0 if field.name == "queue" else 1)):
