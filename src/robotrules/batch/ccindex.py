@@ -33,7 +33,8 @@ index file, the byte of its row group and its row number, found before any file 
 name is never joined to the prefix unless it stays inside it (after links, and with a URL prefix
 on the same host and path), so no message tells whether a file outside exists. The index is read
 a batch of rows at a time and repeated rows are merged by pyarrow, so memory is bounded by a
-batch and the distinct records selected, not by the number of rows.
+batch and the distinct records selected, not by the number of rows (the rows are scanned and
+judged in :mod:`robotrules.batch._index_rows`).
 
 The captures feed the same :class:`~robotrules.batch.captures.Archive` a WARC file feeds, so the
 replay of the fetch policy and everything downstream (:func:`robotrules.batch.decide`,
@@ -48,15 +49,27 @@ from __future__ import annotations
 import contextlib
 import os
 import posixpath
-import re
 import shutil
 import tempfile
 from collections.abc import Collection, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
-from itertools import accumulate, groupby
+from itertools import groupby
 from typing import Any
 from urllib.parse import unquote, urljoin, urlsplit
 
+from robotrules.batch._index_rows import (
+    MAX_RECORD,
+    IndexRecord,
+    bad_row,
+    fsspec_module,
+    is_local,
+    local_path,
+    name_problem,
+    open_index,
+    scan,
+    shown,
+)
+from robotrules.batch._index_rows import ROWS_AT_ONCE as _ROWS_AT_ONCE  # noqa: F401 (tests bound the work per batch by it)
+from robotrules.batch._index_rows import record_of as _record_of  # read here at each call: tests count the rows judged
 from robotrules.batch.captures import Archive, Capture
 from robotrules.batch.decide import robots_url_of
 from robotrules.batch.sources import Bodies, DamagedArchive, SourceError, read_warc
@@ -82,202 +95,11 @@ INDEX_COLUMNS = ("url", "warc_filename", "warc_record_offset", "warc_record_leng
 """The columns an index must have; ``url_host_name`` too to select by host, and ``fetch_redirect``
 is used when present."""
 
-MAX_RECORD = 64 * 1024 * 1024
-"""The longest range read as one record: 64 MiB (a robots.txt record is a few kilobytes; its body
-counts to 500 KiB, F9). A longer one is a damaged record, not read."""
-
 _BATCH_BYTES = 16 * 1024 * 1024  # bytes of ranges asked for at once from a remote file system
 _BATCH_RANGES = 64  # ranges asked for at once (concurrently, by an async file system such as HTTP)
 
 _ROBOTSTXT = "robotstxt"
-_ROWS_AT_ONCE = 65_536  # index rows scanned at once: what memory is bounded by, not the size of the index
-_ROW = "__robotrules_row"  # the row number column added to each batch
 _PAST_THE_END = 416  # the HTTP status of a range that starts after the last byte of the file
-_LAST_BYTE = 2**63 - 1  # the last byte a file can have (a signed 64-bit position)
-_DRIVE = re.compile(r"[A-Za-z]:")  # a Windows drive ("C:"): an absolute name
-
-
-@dataclass(frozen=True, slots=True)
-class IndexRecord:
-    """One selected row of the index: the record's ``url``, the WARC file that holds it (its name
-    relative to the prefix), the byte ``offset`` and ``length`` of its gzip member, and the
-    ``redirect`` target the index gives ("" for none)."""
-
-    url: str
-    warc_filename: str
-    offset: int
-    length: int
-    redirect: str = ""
-    place: tuple[str, int, int] | None = field(default=None, compare=False, repr=False)
-    """Where the row is: (the index file, the byte where its row group starts, its row number, from 0)."""
-
-
-def _is_local(prefix: str) -> bool:
-    return "://" not in prefix or prefix.startswith("file://")
-
-
-def _local_path(prefix: str) -> str:
-    return prefix[len("file://"):] if prefix.startswith("file://") else prefix
-
-
-def _fsspec() -> Any:
-    return require("fsspec", "commoncrawl")
-
-
-def _dataset(index: str | os.PathLike[str] | Sequence[str | os.PathLike[str]],
-             storage_options: dict[str, Any]) -> Any:
-    """The index as a pyarrow dataset (hive partitions: ``crawl=``, ``subset=``)."""
-    dataset: Any = require("pyarrow.dataset", "batch")
-    given = [os.fspath(index)] if isinstance(index, (str, os.PathLike)) else [os.fspath(one) for one in index]
-    if not given:
-        raise SourceError("no index files given")
-    filesystem = None
-    if not all(_is_local(one) for one in given):
-        fsspec = _fsspec()
-        filesystem, _ = fsspec.core.url_to_fs(given[0], **storage_options)
-        given = [fsspec.core.url_to_fs(one, **storage_options)[1] for one in given]
-    else:
-        given = [_local_path(one) for one in given]
-        for one in given:
-            if not os.path.exists(one):
-                raise SourceError(f"cannot read the index {one}: no such file or folder")
-    try:
-        return dataset.dataset(given[0] if len(given) == 1 else given, filesystem=filesystem, format="parquet",
-                               partitioning="hive")
-    except OSError as exc:
-        raise SourceError(f"cannot read the index {given[0]}: {exc}") from None
-    except Exception as exc:  # pyarrow.ArrowInvalid: not Parquet
-        raise SourceError(f"{given[0]}: not a readable Parquet index ({exc})") from None
-
-
-def _group_byte(metadata: Any, group: int) -> int:
-    """The byte of the index file where row group ``group`` starts (its first column's first page)."""
-    column = metadata.row_group(group).column(0)
-    return int(column.dictionary_page_offset if column.has_dictionary_page else column.data_page_offset)
-
-
-def _scan(dataset: Any, where: Any, columns: list[str]) -> Iterator[tuple[tuple[str, int, int], dict[str, Any]]]:
-    """Each row of ``dataset`` that ``where`` selects, with its place (index file, byte of its row
-    group, row number in the file), in file order. Files whose partitions, and row groups whose
-    statistics, exclude the selection are not read; the others are read :data:`_ROWS_AT_ONCE`
-    rows at a time (a file at a time, not a dataset scan, which holds a whole row group decoded),
-    and only the selected rows of a batch, each distinct one once, become Python values."""
-    arrow: Any = require("pyarrow", "batch")
-    scanning: Any = require("pyarrow.dataset", "batch")
-    parquet: Any = require("pyarrow.parquet", "batch")
-    for fragment in dataset.get_fragments(filter=where):
-        groups = [piece.row_groups[0].id for piece in fragment.split_by_row_group(where, schema=dataset.schema)]
-        if not groups:
-            continue
-        fixed = scanning.get_partition_keys(fragment.partition_expression)
-        with fragment.filesystem.open_input_file(fragment.path) as handle:
-            table = parquet.ParquetFile(handle, pre_buffer=True)  # a row group's needed columns in few reads
-            metadata = table.metadata
-            starts = list(accumulate((metadata.row_group(n).num_rows for n in range(metadata.num_row_groups)), initial=0))
-            present = [name for name in columns if name in table.schema_arrow.names]
-            for group in groups:
-                byte, row = _group_byte(metadata, group), starts[group]
-                for batch in table.iter_batches(batch_size=_ROWS_AT_ONCE, row_groups=[group], columns=present,
-                                                use_threads=False):
-                    numbered = arrow.Table.from_batches([batch])
-                    for name in columns:  # a partition's value, or nulls for a column this file lacks
-                        if name not in present:
-                            kind = dataset.schema.field(name).type
-                            numbered = numbered.append_column(name, arrow.repeat(arrow.scalar(fixed.get(name), kind),
-                                                                                 batch.num_rows))
-                    numbered = numbered.append_column(_ROW, _numbers(row, batch.num_rows))
-                    row += batch.num_rows
-                    for found in _distinct(numbered.filter(where)).to_pylist():
-                        yield (fragment.path, byte, found.pop(_ROW)), found
-
-
-def _numbers(first: int, count: int) -> Any:
-    """The row numbers ``first`` to ``first + count - 1`` as a pyarrow array (made by pyarrow, not by Python ints)."""
-    arrow: Any = require("pyarrow", "batch")
-    counting: Any = require("pyarrow.compute", "batch")
-    return counting.add(counting.cumulative_sum(arrow.repeat(arrow.scalar(1, arrow.int64()), count)), first - 1)
-
-
-def _distinct(table: Any) -> Any:
-    """``table`` without rows that repeat an earlier one (all columns but the row number alike),
-    in row order: 2,000,000 copies of a row cost one Python row, not 2,000,000. ``table`` as it
-    is when its columns cannot be grouped (a list column: each row is then judged on its own)."""
-    keys = [name for name in table.column_names if name != _ROW]
-    if table.num_rows < 2:
-        return table
-    arrow: Any = require("pyarrow", "batch")
-    try:
-        firsts = table.group_by(keys, use_threads=False).aggregate([(_ROW, "min")])
-    except arrow.ArrowException:  # a column type that cannot be grouped (a list)
-        return table
-    firsts = firsts.rename_columns([_ROW if name == f"{_ROW}_min" else name for name in firsts.column_names])
-    return firsts.sort_by(_ROW).select(table.column_names)
-
-
-def _shown(value: object) -> str:
-    """``value`` as a message shows a stranger's value: its repr, on one line, at most 60 characters."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _whole_number(value: object, what: str, least: int, most: int, beyond: str) -> int | str:
-    """``value`` (a cell of the index) as a whole number from ``least`` to ``most``, or what is wrong with it.
-
-    A float is taken only when whole (a column written as floating point): never truncated.
-    ``beyond`` says what a number over ``most`` means."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    if value is None:
-        return f"{what} is missing"
-    if isinstance(value, bool) or not isinstance(value, int):
-        return f"{what} {_shown(value)} is not a whole number of bytes"
-    if value < least:
-        return f"{what} {value:,} is negative" if value < 0 else f"{what} {value:,} gives the record no bytes"
-    if value > most:
-        return f"{what} {value:,} is {beyond}"
-    return value
-
-
-def _name_problem(name: object) -> str | None:
-    """What makes ``name`` (a ``warc_filename`` cell) unusable as a name under the WARC prefix, or
-    None: it must be text naming a file below the prefix (no ``..``, not absolute, no scheme,
-    no control character), read as it is and percent-decoded, since a server decodes it."""
-    if not isinstance(name, str) or not name:
-        return f"the file name is {_shown(name)}, not the name of a file"
-    for form in (name, unquote(name)):
-        if any(ord(character) < 0x20 or ord(character) == 0x7F for character in form):
-            return f"the file name {_shown(name)} holds a control character (such as NUL)"
-        if form.startswith(("/", "\\")) or _DRIVE.match(form) or "://" in form or "::" in form:
-            return f"the file name {_shown(name)} is absolute, not a name under the WARC prefix"
-        if ".." in form.replace("\\", "/").split("/"):
-            return f"the file name {_shown(name)} leads outside the WARC prefix (..)"
-    return None
-
-
-def _record_of(place: tuple[str, int, int], row: dict[str, Any]) -> IndexRecord | str:
-    """The record one index row gives, or what makes the row unusable."""
-    url, name = row["url"], row["warc_filename"]
-    if not isinstance(url, str) or not url:
-        return f"the URL is {_shown(url)}, not a URL"
-    problem = _name_problem(name)
-    if problem is not None:
-        return problem
-    offset = _whole_number(row["warc_record_offset"], "the offset", 0, _LAST_BYTE - MAX_RECORD,
-                           "past the end of any file")
-    if isinstance(offset, str):
-        return offset
-    length = _whole_number(row["warc_record_length"], "the length", 1, MAX_RECORD,
-                           f"more than the {MAX_RECORD:,} bytes of any robots.txt record")
-    if isinstance(length, str):
-        return length
-    redirect = row.get("fetch_redirect")
-    return IndexRecord(url, name, offset, length, redirect if isinstance(redirect, str) else "", place)
-
-
-def _bad_row(place: tuple[str, int, int], problem: str) -> BadRecord:
-    """The damaged record of an unusable index row: the index file, the byte of its row group, the row and what is wrong."""
-    path, byte, row = place
-    return BadRecord(path, byte, f"row {row:,} of the index: {problem}")
 
 
 def _selected(dataset: Any, wanted: Any, crawls: Collection[str],
@@ -306,15 +128,15 @@ def _selected(dataset: Any, wanted: Any, crawls: Collection[str],
     columns = [*INDEX_COLUMNS, *(name for name in ("fetch_redirect", "url_host_name", "subset", "crawl") if name in names)]
     found: dict[tuple[str, int], IndexRecord] = {}
     try:
-        for place, row in _scan(dataset, where, columns):
+        for place, row in scan(dataset, where, columns):
             record = _record_of(place, row)
             if isinstance(record, IndexRecord):
                 found[(record.warc_filename, record.offset)] = record
                 continue
-            key = (place[0], *(_shown(row[name]) for name in INDEX_COLUMNS))
+            key = (place[0], *(shown(row[name]) for name in INDEX_COLUMNS))
             if key not in reported:
                 reported.add(key)
-                _damaged(_bad_row(place, record), bad_records)
+                _damaged(bad_row(place, record), bad_records)
     except OSError as exc:
         raise SourceError(f"cannot read the index: {exc}") from None
     except arrow.ArrowException as exc:  # a column of a type the selection cannot compare, a corrupt file
@@ -359,7 +181,7 @@ def _wanted(index: str | os.PathLike[str] | Sequence[str | os.PathLike[str]], ho
     robots_urls = sorted({found for url in urls or () if (found := robots_url_of(url.strip())) is not None})
     if hosts is None and urls is None:
         raise SourceError("select captures by hosts or by URLs (to read every capture, read the WARC files)")
-    dataset = _dataset(index, storage_options)
+    dataset = open_index(index, storage_options)
     names = set(dataset.schema.names)
     if host_set and "url_host_name" not in names:
         raise SourceError("the index has no url_host_name column to select hosts by")
@@ -380,15 +202,15 @@ class RangeReader:
 
     def __init__(self, prefix: str | os.PathLike[str], storage_options: dict[str, Any] | None = None) -> None:
         self.prefix = os.fspath(prefix)
-        self.local = _is_local(self.prefix)
+        self.local = is_local(self.prefix)
         self.storage_options = dict(storage_options or {})
         if not self.local:
-            _fsspec()  # a missing extra is said before any work
+            fsspec_module()  # a missing extra is said before any work
 
     def location(self, warc_filename: str) -> str:
         """Where ``warc_filename`` is: the prefix joined with the name."""
         if self.local:
-            return os.path.join(_local_path(self.prefix), warc_filename.lstrip("/"))
+            return os.path.join(local_path(self.prefix), warc_filename.lstrip("/"))
         return self.prefix.rstrip("/") + "/" + warc_filename.lstrip("/")
 
     def refused(self, warc_filename: str) -> str | None:
@@ -396,22 +218,22 @@ class RangeReader:
         prefix, one that resolves (through symbolic links under a local prefix) outside it, or
         one that changes a URL prefix's scheme, host or path. Said before the file is opened, and
         alike whether or not a file is there."""
-        problem = _name_problem(warc_filename)
+        problem = name_problem(warc_filename)
         if problem is not None:
             return problem
         location = self.location(warc_filename)
         if self.local:
-            root = os.path.realpath(_local_path(self.prefix))
+            root = os.path.realpath(local_path(self.prefix))
             try:
                 inside = os.path.commonpath([root, os.path.realpath(location)]) == root
             except ValueError:  # another drive
                 inside = False
-            return None if inside else f"the file name {_shown(warc_filename)} leads outside the WARC prefix (through a link)"
+            return None if inside else f"the file name {shown(warc_filename)} leads outside the WARC prefix (through a link)"
         given, joined = urlsplit(self.prefix), urlsplit(location)
         base = posixpath.join(given.path, "")
         if (joined.scheme, joined.netloc) != (given.scheme, given.netloc) or joined.query or joined.fragment \
                 or not posixpath.normpath(unquote(joined.path)).startswith(base):
-            return f"the file name {_shown(warc_filename)} leads outside the WARC prefix"
+            return f"the file name {shown(warc_filename)} leads outside the WARC prefix"
         return None
 
     def read(self, warc_filename: str, records: Sequence[IndexRecord]) -> Iterator[tuple[IndexRecord, bytes]]:
@@ -420,7 +242,7 @@ class RangeReader:
         read, or its name is refused (:meth:`refused`: then nothing is opened)."""
         problem = self.refused(warc_filename)
         if problem is not None:
-            raise SourceError(f"cannot read {_shown(warc_filename)}: {problem}")
+            raise SourceError(f"cannot read {shown(warc_filename)}: {problem}")
         location = self.location(warc_filename)
         if self.local:
             yield from self._read_local(location, records)
@@ -441,7 +263,7 @@ class RangeReader:
             raise SourceError(f"cannot read {location}: {exc.strerror or exc}") from None
 
     def _read_remote(self, location: str, records: Sequence[IndexRecord]) -> Iterator[tuple[IndexRecord, bytes]]:
-        fsspec = _fsspec()
+        fsspec = fsspec_module()
         try:
             filesystem, path = fsspec.core.url_to_fs(location, **self.storage_options)
         except (ValueError, ImportError) as exc:
@@ -603,7 +425,7 @@ def read_index_captures(index: str | os.PathLike[str] | Sequence[str | os.PathLi
                 refused = reader.refused(name)
                 if refused is not None:  # never opened
                     for record in records:
-                        _damaged(_bad_row(record.place or (location, record.offset, 0), refused), bad_records)
+                        _damaged(bad_row(record.place or (location, record.offset, 0), refused), bad_records)
                     continue
                 for record, data in reader.read(name, records):
                     captures, damage = _captures_of_range(scratch, location, record, data, bodies)

@@ -13,6 +13,12 @@ Outputs (the format from the file name): ``.parquet``, ``.csv``, ``.csv.gz``, ``
 asks for them, the preference columns :data:`~robotrules.batch.decide.PREFERENCE_FIELDS`);
 ``allowed`` is empty (null) when nothing is known of the site, a preference when it is unknown
 or not applicable.
+
+A CSV file is opened in spreadsheets, and its text comes from strangers (URLs, rule text, crawler
+names): a cell that would start with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (which a
+spreadsheet runs as a formula) is written with a ``'`` before it, as OWASP's CSV-injection
+guidance says (:func:`csv_cell`; the audit tables too, :func:`csv_frame`), and a CSV URL list
+takes that ``'`` off again (:func:`csv_value`). Parquet and JSON Lines hold the values exactly.
 """
 
 from __future__ import annotations
@@ -23,24 +29,39 @@ import gzip
 import io
 import json
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import IO, Any, cast
 
-from robotrules.answers import COLUMNS, Row, arrow_schema
+from robotrules._cells import csv_cell, csv_value
+from robotrules.answers import Row, arrow_schema
 from robotrules.batch.block import Block
 from robotrules.batch.decide import Item, row_columns, row_fields
 from robotrules.batch.sources import SourceError, table_rows
 from robotrules.errors import require
 
-__all__ = ["OUTPUT_SUFFIXES", "RowWriter", "open_writer", "output_format", "read_items", "read_urls"]
+__all__ = ["OUTPUT_SUFFIXES", "RowWriter", "csv_cell", "csv_frame", "csv_value", "open_writer", "output_format",
+           "read_items", "read_urls"]
 
 OUTPUT_SUFFIXES = {".parquet": "parquet", ".csv": "csv", ".csv.gz": "csv", ".jsonl": "jsonl",
                    ".jsonl.gz": "jsonl", ".ndjson": "jsonl", ".ndjson.gz": "jsonl"}
 _TABLE_INPUTS = (".parquet", ".csv", ".csv.gz", ".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
 
+# The rule of robotrules.crawlers' CSV export (crawlers/_files.py: _cell, _uncell), which this
+# package may not import (a private module); tests/batch/test_csv_formulas.py pins that both agree.
+def csv_frame(frame: Any) -> Any:
+    """The pandas ``frame`` to write as CSV: a copy whose text cells are :func:`csv_cell` cells
+    (``frame`` itself is left as it is, for the report and summary made from it)."""
+    safe = frame.copy(deep=False)
+    for name in frame.columns:
+        if frame[name].dtype.kind in "OSU":  # object and every string dtype
+            safe[name] = frame[name].map(lambda value: csv_cell(value) if isinstance(value, str) else value)
+    return safe
+
 
 def read_urls(path: str, stdin: IO[bytes] | None = None) -> Iterator[tuple[str, str | None]]:
-    """``(url, agent or None)`` for each row of the input at ``path`` ("-": ``stdin``, one URL a line)."""
+    """``(url, agent or None)`` for each row of the input at ``path`` ("-": ``stdin``, one URL a
+    line); a CSV cell's leading ``'`` before a formula taken off (:func:`csv_value`), so a batch's
+    own CSV output reads back as it was decided."""
     if path == "-":
         if stdin is None:
             raise SourceError("no standard input to read URLs from")
@@ -58,13 +79,15 @@ def read_urls(path: str, stdin: IO[bytes] | None = None) -> Iterator[tuple[str, 
             raise SourceError(f"cannot read the URL list {path}: {exc.strerror or exc}") from None
         return
     first = True
+    read = csv_value if path.lower().endswith((".csv", ".csv.gz")) else str
     for _number, row in table_rows(path, "the URL list"):
         url = row.get("url")
         if first and "url" not in row:  # a JSON Lines object may lack a key: the first one must have it
             raise SourceError(f"{path}: no 'url' column (found: {', '.join(row) or 'none'})")
         first = False
         agent = row.get("agent")
-        yield ("" if url is None else str(url).strip()), (str(agent).strip() or None) if agent is not None else None
+        url, agent = ("" if url is None else read(str(url)).strip()), None if agent is None else read(str(agent)).strip()
+        yield url, agent or None
 
 
 def _lines(handle: Iterable[bytes], name: str) -> Iterator[tuple[str, str | None]]:
@@ -130,7 +153,7 @@ class RowWriter:
             raise SourceError(f"cannot write {path}: {exc.strerror or exc}") from None
 
     def write(self, rows: Sequence[Row]) -> None:
-        """Append ``rows`` (tuples in the order of :attr:`columns`)."""
+        """Append ``rows`` (tuples in the order of :attr:`columns`); a CSV file's text cells as :func:`csv_cell` cells."""
         if not rows:
             return
         self.rows += len(rows)
@@ -145,12 +168,8 @@ class RowWriter:
                 [pyarrow.array(column, type=field.type) for column, field in zip(columns, schema, strict=True)],
                 schema=schema))
         elif self._csv is not None:
-            if self.preferences:
-                width = len(COLUMNS)  # then the preference columns, nullable booleans too
-                self._csv.writerows((row[0], row[1], _csv_bool(row[2]), *row[3:width], *map(_csv_bool, row[width:]))
-                                    for row in rows)
-            else:
-                self._csv.writerows((row[0], row[1], _csv_bool(row[2]), *row[3:]) for row in rows)
+            cells = _csv_cells(self.preferences)
+            self._csv.writerows([made(value) for made, value in zip(cells, row, strict=True)] for row in rows)
         else:
             assert self._text is not None
             dumps, names = json.dumps, self.columns
@@ -175,6 +194,18 @@ class RowWriter:
 def _csv_bool(value: object) -> str:
     """A nullable boolean cell of a CSV file: "true", "false" or empty."""
     return "" if value is None else ("true" if value else "false")
+
+
+def _as_is(value: object) -> object:
+    return value
+
+
+@functools.lru_cache(maxsize=2)
+def _csv_cells(preferences: bool) -> tuple[Callable[[Any], object], ...]:
+    """How each column of a row becomes a CSV cell (from its type): text as :func:`csv_cell`,
+    nullable booleans as :func:`_csv_bool`, numbers as they are."""
+    made = {"string": csv_cell, "bool": _csv_bool}
+    return tuple(made.get(kind, _as_is) for _, kind in row_fields(preferences))
 
 
 def open_writer(path: str, preferences: bool = False) -> RowWriter:

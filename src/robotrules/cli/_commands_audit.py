@@ -362,7 +362,7 @@ def _spark(robots: tuple[str, ...], fetching: Any, agents: tuple[str, ...] | Non
 
 
 def _write(frame: Any, path: str) -> None:
-    from robotrules.batch.tables import output_format
+    from robotrules.batch.tables import csv_frame, output_format
 
     fmt = output_format(path)
     try:
@@ -372,7 +372,7 @@ def _write(frame: Any, path: str) -> None:
             require("pyarrow", "batch")
             frame.to_parquet(path, index=False)
         elif fmt == "csv":
-            frame.to_csv(path, index=False)
+            csv_frame(frame).to_csv(path, index=False)  # no cell a spreadsheet runs as a formula
         else:
             frame.to_json(path, orient="records", lines=True)
     except OSError as exc:

@@ -4,7 +4,7 @@ CSV), merge, find by name or token, search.
 A registry file may come from anyone, and an export is opened in spreadsheets: a CSV cell that
 would start with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return (which a spreadsheet runs
 as a formula) is written with a ``'`` before it, as OWASP's CSV-injection guidance says, and
-:func:`load` takes that ``'`` off again (:func:`_cell`, :func:`_uncell`); a JSON export writes
+:func:`load` takes that ``'`` off again (:func:`robotrules._cells.csv_cell`, :func:`robotrules._cells.csv_value`); a JSON export writes
 C1 controls and invisible or direction-changing characters as ``\\uXXXX`` escapes (JSON already
 escapes the other controls). A file nested or with values beyond what can be read is a
 ``ValueError`` naming it, like any other malformed file.
@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from robotrules._cells import csv_cell, csv_value
 from robotrules.crawlers._builtin import CRAWLERS
 from robotrules.crawlers._community import from_ai_robots_txt, is_ai_robots_txt
 from robotrules.crawlers._model import FIELDS, Crawler
@@ -27,25 +28,10 @@ from robotrules.crawlers._model import FIELDS, Crawler
 _REQUIRED = ("operator", "purpose", "kind", "source")
 _TRUE = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False, "": False}
 
-_FORMULA = re.compile("'*[=+\\-@\t\r]")
-"""A cell a spreadsheet would run as a formula, after any quotes written before it."""
-
 _HIDDEN_IN_JSON = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069"
                              "\ufeff\ufffe\uffff\ud800-\udfff]")
 """What a JSON export writes as ``\\uXXXX`` beyond what ``json.dumps`` escapes: DEL, C1 controls
 (the 8-bit CSI and OSC among them), invisible and direction-changing characters, lone surrogates."""
-
-
-def _cell(value: str) -> str:
-    """A CSV cell that no spreadsheet runs as a formula: ``'`` before one that would be (and
-    before one that starts with quotes and then would be, so :func:`_uncell` is exact)."""
-    return "'" + value if _FORMULA.match(value) else value
-
-
-def _uncell(value: str) -> str:
-    """A CSV cell as :func:`_cell` wrote it, read back: one leading ``'`` taken off a cell that is
-    then (after any more quotes) one a spreadsheet would run as a formula."""
-    return value[1:] if value.startswith("'") and _FORMULA.match(value, 1) else value
 
 
 def _rows(data: Any, where: str) -> list[Mapping[str, Any]]:
@@ -119,7 +105,7 @@ def load(path: str | os.PathLike[str]) -> tuple[Crawler, ...]:
 
 
 def _csv_rows(text: str, name: str) -> list[Mapping[str, Any]]:
-    """The rows of a CSV registry, each cell as :func:`_uncell` reads it; ``ValueError`` naming
+    """The rows of a CSV registry, each cell as :func:`robotrules._cells.csv_value` reads it; ``ValueError`` naming
     the file and line of anything that is not a row of the header's columns."""
     reader = csv.DictReader(io.StringIO(text))
     rows: list[Mapping[str, Any]] = []
@@ -129,7 +115,7 @@ def _csv_rows(text: str, name: str) -> list[Mapping[str, Any]]:
         for row in reader:
             if None in row:
                 raise ValueError(f"{name} line {reader.line_num}: more values than header columns")
-            rows.append({key: _uncell(value) for key, value in row.items()
+            rows.append({key: csv_value(value) for key, value in row.items()
                          if value != "" or key in _REQUIRED})
     except csv.Error as exc:
         limit = csv.field_size_limit()
@@ -151,7 +137,7 @@ def dumps(registry: Iterable[Crawler], form: str) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(FIELDS), extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    writer.writerows({key: _cell(value) if isinstance(value, str) else value
+    writer.writerows({key: csv_cell(value) if isinstance(value, str) else value
                       for key, value in {**row, "ignores_global": "true" if row["ignores_global"] else "false"}.items()}
                      for row in rows)
     return out.getvalue()
