@@ -980,15 +980,28 @@ function lineButton(line) {
   return el("button", { type: "button", className: "link", onclick: () => goToLine(line), "aria-label": `Go to draft line ${line}` }, String(line));
 }
 
+/** A count the service sent (a non-negative whole number), else 0. */
+function count(value) {
+  return Number.isInteger(value) && value > 0 ? value : 0;
+}
+
+/** " The first N are listed." when the service listed fewer than it found. */
+function listedOnly(listed, found) {
+  return found > listed ? ` The first ${listed.toLocaleString("en")} are listed.` : "";
+}
+
 function renderDiff(data) {
   const rules = Array.isArray(data.rules) ? data.rules : [];
   const verdicts = Array.isArray(data.verdicts) ? data.verdicts : [];
   const delays = Array.isArray(data.crawl_delays) ? data.crawl_delays : [];
   const added = Array.isArray(data.sitemaps_added) ? data.sitemaps_added : [];
   const removed = Array.isArray(data.sitemaps_removed) ? data.sitemaps_removed : [];
-  const any = rules.length || verdicts.length || delays.length || added.length || removed.length;
+  const ruleCount = rules.length + count(data.rules_omitted);
+  const verdictCount = verdicts.length + count(data.verdicts_omitted);
+  const any = ruleCount || verdictCount || delays.length || added.length || removed.length;
   els.diffSummary.textContent = any
-    ? `For crawlers, the draft changes ${plural(rules.length, "rule")} and ${plural(verdicts.length, "verdict")} compared with the live file.`
+    ? `For crawlers, the draft changes ${plural(ruleCount, "rule")} and ${plural(verdictCount, "verdict")} compared with the live file.`
+      + listedOnly(rules.length + verdicts.length, ruleCount + verdictCount)
     : "For crawlers, the draft reads the same as the live file.";
   const agentName = (a) => (a === "*" ? "* (all others)" : a);
   els.diffRulesWrap.hidden = !rules.length;
@@ -1163,14 +1176,15 @@ async function previewEditNow() {
     return;
   }
   const verdicts = Array.isArray(data.diff && data.diff.verdicts) ? data.diff.verdicts : [];
+  const verdictCount = verdicts.length + count(data.diff && data.diff.verdicts_omitted);
   const parts = [];
   const some = (list) => (list.length <= 6 ? list.join(", ")
     : `${list.length} crawlers (${list.slice(0, 5).join(", ")} and ${list.length - 5} more)`);
   if (data.blocked && data.blocked.length) parts.push(`blocks ${some(data.blocked)}`);
   if (data.allowed && data.allowed.length) parts.push(`allows ${some(data.allowed)}`);
   if (body.usage !== null) parts.push(`states ${body.usage}`);
-  setEditSummary(`The edit ${parts.join(" and ") || "changes the draft"}; ${plural(verdicts.length, "verdict")} change. `
-    + "Nothing else in the draft changes. Apply it to put it in the editor.");
+  setEditSummary(`The edit ${parts.join(" and ") || "changes the draft"}; ${plural(verdictCount, "verdict")} change. `
+    + "Nothing else in the draft changes. Apply it to put it in the editor." + listedOnly(verdicts.length, verdictCount));
   editPreview = { from: body.robots, robots: data.robots };
   els.editLines.replaceChildren(...lineDiffNodes(body.robots, data.robots, "now", "new"));
   els.editVerdictsWrap.hidden = !verdicts.length;
