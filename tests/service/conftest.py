@@ -43,10 +43,13 @@ Start = Callable[..., httpx.Client]
 @pytest.fixture(autouse=True)
 def no_gc_freeze(monkeypatch: pytest.MonkeyPatch) -> None:
     """The process entry points (``from_env``, ``run``) freeze the garbage collector's view of the
-    process (:func:`gc.freeze`); in the test process that would outlive the test: a no-op here."""
+    process (:func:`gc.freeze`) and shorten its thread switch interval; in the test process that
+    would outlive the test: no-ops here."""
     import gc
+    import sys
 
     monkeypatch.setattr(gc, "freeze", lambda: None)
+    monkeypatch.setattr(sys, "setswitchinterval", lambda interval: None)
 
 
 @pytest.fixture

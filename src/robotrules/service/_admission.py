@@ -9,7 +9,10 @@ Two gates, each a number of slots and a bounded queue of waiters in front of the
 
 * ``fetches``: robots.txt loads (cache misses) in flight in this process. A cached check never
   takes one, so a flood of slow or unknown sites cannot delay answers from the cache.
-* ``work``: requests with a body (every POST), for as long as they compute: reading their JSON,
+* ``small``: one slot of its own for requests whose body is small (``small_body`` bytes, a few
+  KB: a draft of a usual robots.txt, a handful of URLs), so that a person's draft is answered
+  while strangers' large drafts hold every ``work`` slot; its work is small with its body.
+* ``work``: the other requests with a body (every POST), for as long as they compute: reading their JSON,
   screening and answering their lists of URLs on the event loop (in slices, with a checkpoint
   between them), a draft's parse, lint, checks and diff in a worker thread. A request gives
   its slot back while it waits for robots.txt fetches (:func:`released`) and takes one again,
@@ -123,12 +126,19 @@ class Gates:
 
     fetches: Gate
     work: Gate
+    small: Gate
 
     @classmethod
     def of(cls, fetches: int, work: int, queue: int) -> Gates:
-        """``fetches`` robots.txt loads and ``work`` heavy phases at once, each with a queue of ``queue``."""
+        """``fetches`` robots.txt loads and ``work`` heavy phases at once, one small request, each
+        with a queue of ``queue``."""
         return cls(Gate("too many robots.txt files being fetched", fetches, queue),
-                   Gate("too many large requests at once", work, queue))
+                   Gate("too many large requests at once", work, queue),
+                   Gate("too many requests at once", 1, queue))
+
+    def for_body(self, size: int, small: int) -> Gate:
+        """The gate of a request whose body has ``size`` bytes: ``small`` or fewer, the small lane."""
+        return self.small if size <= small else self.work
 
 
 @asynccontextmanager

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import gc
 import os
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import asdict, replace
@@ -62,7 +63,10 @@ from robotrules.service._metrics import Metrics
 from robotrules.service._routes import STATIC_DIR, router
 from robotrules.service.settings import Settings
 
-__all__ = ["STATIC_DIR", "Settings", "create_app", "from_env", "run"]
+__all__ = ["STATIC_DIR", "SWITCH_INTERVAL", "Settings", "create_app", "from_env", "run"]
+
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread runs before the interpreter hands the GIL to another that waits (the process's)."""
 
 
 class _Service(FastAPI):
@@ -147,7 +151,7 @@ def create_app(
     install(app, service.metrics.refused)
     paths: set[str] = set()
     app.add_middleware(Edge, metrics=service.metrics, max_body=settings.max_body, deadline=settings.deadline,
-                       paths=paths, work=service.gates.work)
+                       paths=paths, gates=service.gates, small_body=settings.small_body)
     app.include_router(router)
     if os.path.isdir(STATIC_DIR):
         app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
@@ -198,9 +202,14 @@ def _settled(app: FastAPI) -> FastAPI:
     collector's reach (:func:`gc.freeze`): for a process that serves one app (:func:`from_env`,
     :func:`run`). Without it, each full collection walks the tens of thousands of objects of
     FastAPI, pydantic and the app: tens of milliseconds with every request waiting (the p99
-    of issue #21). Cycles made later are collected as before."""
+    of issue #21). Cycles made later are collected as before.
+
+    And the interpreter's thread switch interval is 1 ms (:func:`sys.setswitchinterval`, 5 ms by
+    default): a draft's worker thread, computing, then holds the GIL for at most 1 ms before the
+    event loop gets it back, so /healthz and cached checks wait less behind drafts (issue #33)."""
     gc.collect()
     gc.freeze()
+    sys.setswitchinterval(SWITCH_INTERVAL)
     return app
 
 

@@ -15,7 +15,7 @@
 * **Client gone**: once the body is read, the client's connection is watched; when it closes
   before the answer, the work is cancelled: nothing runs on for nobody.
 * **Work slots**: a request with a body (POST) computes only while it holds a slot of the work
-  gate (:mod:`robotrules.service._admission`); the others wait for one, without any event-loop
+  gate, or of the small lane when its body is small (:mod:`robotrules.service._admission`); the others wait for one, without any event-loop
   time, or are refused at once when the queue is full (503 ``overloaded``, ``Retry-After``).
 * **Body limit**: the body is read here, counted as it arrives, and replayed to the endpoint, so
   a false or missing Content-Length changes nothing.
@@ -33,7 +33,7 @@ from typing import Any
 
 import anyio
 
-from robotrules.service._admission import Gate, Overloaded
+from robotrules.service._admission import Gates, Overloaded
 from robotrules.service._errors import JSON, error_body
 from robotrules.service._metrics import Metrics
 
@@ -83,13 +83,14 @@ class Edge:
     """
 
     def __init__(self, app: ASGIApp, metrics: Metrics, max_body: int, deadline: float, paths: set[str],
-                 work: Gate | None = None) -> None:
+                 gates: Gates | None = None, small_body: int = 0) -> None:
         self.app = app
         self.metrics = metrics
         self.max_body = max_body
         self.deadline = deadline
         self.paths = paths
-        self.work = work
+        self.gates = gates
+        self.small_body = small_body
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -123,9 +124,9 @@ class Edge:
                 if body is None:  # answered here, or the client left while sending
                     return
                 phase = "working"
-                if self.work is not None and scope.get("method") in _WITH_BODY:
+                if self.gates is not None and scope.get("method") in _WITH_BODY:
                     try:
-                        async with self.work.slot():
+                        async with self.gates.for_body(len(body), self.small_body).slot():
                             left = await self._serve(scope, receive, sending, body, lambda: done)
                     except Overloaded as exc:
                         self.metrics.refused("overloaded")

@@ -14,7 +14,8 @@ Names (all prefixed ``robotrules_``)::
                                                        overloaded, deadline, client_gone, body_timeout, body_too_large,
                                                        wrong_host
     in_flight{gate}, queued{gate}                      work under way and waiting, by gate: fetches (robots.txt
-                                                       loads), work (heavy phases) (robotrules.service._admission)
+                                                       loads), work (heavy phases), small (small requests'
+                                                       lane) (robotrules.service._admission)
 
 Every label value comes from a closed set the service chooses, never from what a client sends
 (issue #16-M1), so the page stays the same size however many odd requests arrive.
@@ -85,7 +86,7 @@ class Metrics:
         """Report the gates' work under way and waiting (read when the page is rendered)."""
         busy = Gauge("robotrules_in_flight", "Work under way, by gate.", ("gate",), registry=self.registry)
         queued = Gauge("robotrules_queued", "Requests waiting for a gate.", ("gate",), registry=self.registry)
-        for name, gate in (("fetches", gates.fetches), ("work", gates.work)):
+        for name, gate in (("fetches", gates.fetches), ("work", gates.work), ("small", gates.small)):
             busy.labels(name).set_function(lambda gate=gate: gate.busy)  # type: ignore[misc]
             queued.labels(name).set_function(lambda gate=gate: gate.waiting)  # type: ignore[misc]
 

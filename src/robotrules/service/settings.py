@@ -16,6 +16,8 @@ max_url_length      16,384     characters of one URL (422 url_too_long)
 fetches             64         robots.txt loads in flight in the process (more wait in the queue)
 fetches_per_request 16         of those, for one request
 work                2          requests with a body (POST) computing at once (not while they wait for fetches)
+small_body          16,384     bytes of a POST body that takes the small requests' lane (one slot of its own)
+                               instead of a work slot: a person's draft is answered beside strangers' large ones
 draft_work          25,000,000 steps of work of one diff or edit (robotrules._budget: about 3 s; 422 too_much_work,
                                refused before the work when its size is known)
 max_listed          1,000      rule changes, verdict changes and lint findings one answer lists (the rest counted)
@@ -53,6 +55,7 @@ class Settings:
     fetches: int = 64
     fetches_per_request: int = 16
     work: int = 2
+    small_body: int = 16_384
     draft_work: int = 25_000_000
     max_listed: int = 1000
     queue: int = 256
