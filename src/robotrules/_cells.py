@@ -1,7 +1,7 @@
 """CSV cells that no spreadsheet runs as a formula, and read back exactly.
 
 A cell that starts with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return is a formula to a
-spreadsheet (``=cmd|' /C calc'!A0``), and the text in our tables comes from strangers (robots.txt
+spreadsheet (``=cmd|' /C calc'!B2``), and the text in our tables comes from strangers (robots.txt
 lines, URLs, a user's crawler registry). Such a cell gets a ``'`` in front, as spreadsheets expect
 (OWASP's advice on CSV injection); so does one that starts with quotes and then one of those, so
 that :func:`csv_value` takes off exactly what :func:`csv_cell` added. Parquet and JSONL keep values

@@ -23,7 +23,7 @@ pandas = pytest.importorskip("pandas", reason="pandas (robotrules[batch]) is not
 pytest.importorskip("pyarrow", reason="pyarrow (robotrules[batch]) is not installed")
 
 ROBOTS = "User-agent: *\nDisallow: /=cmd\n"
-CALC = "=cmd|' /C calc'!A0"
+CALC = "=cmd|' /C calc'!B2"
 URLS = [(CALC, "FooBot"), ("@SUM(1+1)", "FooBot"), ("+1", "FooBot"), ("-2", "FooBot"), ("'=quoted", "FooBot"),
         ("https://site.test/=cmd", "=HYPERLINK(1)"), ("https://site.test/a", "-Bot"), ("https://site.test/b", "FooBot")]
 """URL-table rows whose URL or agent a spreadsheet would run (and a quote before one), and plain

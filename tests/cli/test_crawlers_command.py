@@ -87,7 +87,7 @@ def test_a_registry_nested_or_with_values_too_deep_or_long_to_read_is_one_line_a
 def test_a_csv_export_never_holds_a_cell_a_spreadsheet_runs_as_a_formula(console_script, tmp_path):
     """A registry entry starting with =, +, -, @, a tab or a carriage return is exported with a
     single quote before it (OWASP's CSV-injection advice), and reads back as it was."""
-    starts = ["=cmd|' /C calc'!A0", "+1", "-2", "@SUM(A1)", "\tx", "\rx", "'=already quoted"]
+    starts = ["=cmd|' /C calc'!B2", "+1", "-2", "@SUM(A1)", "\tx", "\rx", "'=already quoted"]
     rows = [{"name": f"Bot{n}", "operator": start, "purpose": start, "kind": "other", "source": "https://x.example/"}
             for n, start in enumerate(starts)]
     rows.append({"name": "-DashBot", "operator": "plain", "purpose": "p", "kind": "other",
@@ -97,7 +97,7 @@ def test_a_csv_export_never_holds_a_cell_a_spreadsheet_runs_as_a_formula(console
     assert exported.returncode == 0, exported.stderr
     cells = [cell for row in csv.reader(io.StringIO(exported.stdout)) for cell in row]
     assert not [cell for cell in cells if cell[:1] in {"=", "+", "-", "@", "\t", "\r"}], cells
-    assert "'=cmd|' /C calc'!A0" in cells and "'-DashBot" in cells and "''=already quoted" in cells
+    assert "'=cmd|' /C calc'!B2" in cells and "'-DashBot" in cells and "''=already quoted" in cells
     (tmp_path / "back.csv").write_text(exported.stdout)
     back = json.loads(console_script("crawlers", "--registry", "back.csv", "--replace", "--json").stdout)["crawlers"]
     assert [(row["name"], row["operator"]) for row in back] == (

@@ -220,7 +220,7 @@ def test_a_newer_robots_json_of_the_list_loads_as_it_is_published(tmp_path: Path
 def test_an_export_with_formula_like_or_hidden_characters_reads_back_the_same(tmp_path: Path) -> None:
     """CSV cells a spreadsheet would run get a leading quote, JSON writes C1 and bidi controls as
     escapes; both read back to the same entries."""
-    odd = (Crawler("Evil\x1b]0;t\x07\u009b\u202e", "=cmd|' /C calc'!A0", "@x", "other", "https://x.example/",
+    odd = (Crawler("Evil\x1b]0;t\x07\u009b\u202e", "=cmd|' /C calc'!B2", "@x", "other", "https://x.example/",
                    origin="file"),
            Crawler("-Dash", "'+quoted", "p", "other", "https://x.example/", origin="file"))
     for form in ("csv", "json"):
