@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from robotrules import lint, parse
+from robotrules.core import COMPILED
 
 
 def _fixes(body: str, code: str) -> list[str | None]:
@@ -64,3 +65,27 @@ def test_a_user_agent_value_with_more_than_a_token_is_fixed_to_the_crawlers_name
 def test_a_finding_without_an_obvious_fix_has_none(body: str, code: str):
     """What the owner meant cannot be told from the line: no fix is made up."""
     assert _fixes(body, code) == [None]
+
+
+@pytest.mark.skipif(COMPILED, reason="wrappers on module functions cannot see calls inside the compiled core")
+def test_misspelt_field_names_are_looked_up_once_each_and_for_at_most_a_thousand_names(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """P6: a suggestion for an unknown field compares its name with the known ones; a file of
+    30,000 lines of one unknown name compares it once, and a file of 5,000 distinct unknown names
+    compares the first 1,000 (it cost seconds of string comparisons): the others get no fix."""
+    import difflib
+
+    calls = 0
+    real = difflib.get_close_matches
+
+    def counting(*args: object, **kwargs: object) -> list[str]:
+        nonlocal calls
+        calls += 1
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(difflib, "get_close_matches", counting)
+    assert _fixes("Crawl-delya: 5\n" * 30_000, "unknown-field") == ["Crawl-delay: 5"] * 30_000
+    assert calls == 1
+    calls = 0
+    fixes = _fixes("".join(f"k{n:x}x: v\n" for n in range(5_000)) + "Crawl-delya: 5\n", "unknown-field")
+    assert calls == 1_000 and len(fixes) == 5_001 and fixes[-1] is None

@@ -417,15 +417,17 @@ def _with_fixes(found: list[Diagnostic], read: _Pass) -> list[Diagnostic]:
         return found
     events = {event[0]: event for event in read.lexed.events}
     fixed = []
+    close: dict[str, str | None] = {}  # unknown field name -> the known one it misspells, for this file
     for d in found:
         event = events.get(d.line) if d.code in _FIXABLE else None
-        fix = _fix(d.code, event, read.lines[d.line - 1]) if event is not None else None
+        fix = _fix(d.code, event, read.lines[d.line - 1], close) if event is not None else None
         fixed.append(d if fix is None else Diagnostic(d.line, d.severity, d.code, d.message, d.column, fix))
     return fixed
 
 
-def _fix(code: str, event: tuple[int, int, str, str, int], raw: str) -> str | None:
-    """The fix of finding ``code`` on a line with this lexer ``event``; ``raw`` the line as read."""
+def _fix(code: str, event: tuple[int, int, str, str, int], raw: str, close: dict[str, str | None]) -> str | None:
+    """The fix of finding ``code`` on a line with this lexer ``event``; ``raw`` the line as read;
+    ``close``: the misspellings already looked up in this file (see :func:`_misspelt`)."""
     _, kind, key_raw, value_raw, _ = event
     key, value = text(key_raw), text(value_raw)
     hash_at = raw.find("#")
@@ -437,8 +439,8 @@ def _fix(code: str, event: tuple[int, int, str, str, int], raw: str) -> str | No
         path = "/" + rest.partition("/")[2] if sep and scheme.isalpha() else "/" + value
         return f"{key}: {path}{comment}"
     if code == "unknown-field":
-        close = difflib.get_close_matches(key.lower(), list(_SPELLED), n=1, cutoff=0.8)
-        return f"{_SPELLED[close[0]]}: {value}{comment}" if close else None
+        meant = _misspelt(key.lower(), close)
+        return f"{meant}: {value}{comment}" if meant is not None else None
     if code == "signal-misspelt":
         return f"Content-Signal: {value}{comment}"
     if code in ("user-agent-header", "user-agent-extra"):
@@ -450,6 +452,23 @@ def _fix(code: str, event: tuple[int, int, str, str, int], raw: str) -> str | No
         statement = fixed_signal(value)
         return f"{key}: {statement}{comment}" if statement is not None else None
     return None
+
+
+_MISSPELT_MOST = 1000
+"""Distinct unknown field names one file's lint compares with the known ones: past it, no
+suggestion (a hostile file of 36,000 distinct names cost seconds of string comparisons)."""
+
+
+def _misspelt(key: str, close: dict[str, str | None]) -> str | None:
+    """The known field name ``key`` (lower case) misspells, as usually written, or None; each name
+    looked up once per file (``close``), at most :data:`_MISSPELT_MOST` names."""
+    if key in close:
+        return close[key]
+    if len(close) >= _MISSPELT_MOST:
+        return None
+    found = difflib.get_close_matches(key, list(_SPELLED), n=1, cutoff=0.8)
+    meant = close[key] = _SPELLED[found[0]] if found else None
+    return meant
 
 
 def _agent_fix(key: str, agent: str, comment: str) -> str | None:

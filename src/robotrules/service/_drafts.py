@@ -28,7 +28,7 @@ __all__ = ["Checkpoint", "compare", "diagnostics", "edited", "findings", "text",
 
 Checkpoint = Callable[[], None]
 
-_EVERY = 64  # checks between two checkpoints: a few milliseconds even on a hostile file
+_EVERY = 8  # checks between two checkpoints: a check of a hostile file may take a few milliseconds
 
 
 def text(raw: str) -> bytes:
