@@ -27,8 +27,7 @@ from typing import Any, NamedTuple, TypeAlias
 from robotrules.answers import COLUMNS, FIELDS, FieldType, Governing, LineTexts, Row, ignores_global, token_of
 from robotrules.core.policy import Entry, Policy, standing
 from robotrules.core.robotstxt import RobotsTxt, parse
-from robotrules.core.usage import CATEGORIES, Signal, UsageRule, combine
-from robotrules.core.usage import answer as usage_answer
+from robotrules.core.usage import CATEGORIES, combine
 from robotrules.hosts import robots_url
 from robotrules.outcomes import outcome_of
 
@@ -115,13 +114,11 @@ class PreferenceReader:
 
     :meth:`preferences` is ``RobotsTxt.usage(url, token).preference(category)`` for each category
     of :data:`PREFERENCE_FIELDS`, with what does not depend on the URL worked out once per token:
-    whether anything is stated at all (else every category is unknown, whatever the URL), and
-    the Content-Usage rules and Content-Signal lines in scope, read once by
-    :meth:`RobotsTxt.usage_lines` (``usage`` reads them on every call); per URL only
-    the crawl decision and the longest matching rule remain (A2-A4), decided by
-    :func:`robotrules.core.usage.answer` as ``usage`` decides them. When no Content-Usage rule
-    applies, every crawlable URL has what the Content-Signal lines say (A7) and the others none
-    (A3). Made for one :class:`Governing` (None: no robots.txt, so no preferences); not shared
+    whether anything is stated at all (else every category is unknown, whatever the URL), read
+    once by :meth:`RobotsTxt.usage_lines`. When no Content-Usage rule applies, every crawlable URL
+    has what the Content-Signal lines say (A7) and the others none (A3); else each URL is
+    answered by :meth:`RobotsTxt.usage` itself, whose rules are indexed once per parsed file
+    (A2-A4). Made for one :class:`Governing` (None: no robots.txt, so no preferences); not shared
     between threads.
     """
 
@@ -149,7 +146,7 @@ class PreferenceReader:
         if not rules:  # nothing to match: every crawlable URL has what the signals say (A4, A7)
             statement = combine(*(signal.statement for signal in signals))
             fixed = tuple(statement.preference(category) for category in CATEGORIES)
-        return _Plan(True, rules, signals, fixed, whole)
+        return _Plan(True, fixed, whole)
 
     def stated(self, token: str) -> bool:
         """Whether any Content-Usage rule or Content-Signal line is in scope for ``token``."""
@@ -170,10 +167,9 @@ class PreferenceReader:
                 allowed = robots.check(url, token, global_group=plan.global_group).allowed
             crawlable = allowed
             return plan.fixed if crawlable else NO_PREFERENCES
-        decision = robots.check(url, token, global_group=plan.global_group)
-        if not decision.allowed:
+        usage = robots.usage(url, token, global_group=plan.global_group)
+        if not usage.crawlable:
             return NO_PREFERENCES  # A3
-        usage = usage_answer(True, "", decision.path, decision.agent, plan.rules, plan.signals)
         return tuple(usage.preference(category) for category in CATEGORIES)
 
 
@@ -181,8 +177,6 @@ class _Plan(NamedTuple):
     """What a token's groups state, worked out once (see :class:`PreferenceReader`)."""
 
     stated: bool
-    rules: tuple[UsageRule, ...] = ()
-    signals: tuple[Signal, ...] = ()
     fixed: tuple[bool | None, ...] | None = None
     global_group: bool = True
 
