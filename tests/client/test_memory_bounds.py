@@ -71,6 +71,8 @@ CHARGES: list[tuple[str, int, bytes, int]] = [
     ("groups merged for one agent", 200, _repeat(b"", b"user-agent: bot\ndisallow: /m%d\n", 500), 398_957),
     ("user-agent lines", 200, _repeat(b"", b"user-agent: a%d\n", 500) + b"disallow: /\n", 59_651),
     ("other lines", 200, _repeat(b"user-agent: *\n", b"x-field: %d\n", 1000), 268_515),
+    ("content-usage lines (their preference index too)", 200,
+     _repeat(b"user-agent: *\n", b"content-usage: /*u%d* train-ai=n\n", 1000), 1_030_515),
     ("sitemap lines", 200, _repeat(b"", b"sitemap: https://example.com/s%d.xml\n", 500), 79_957),
     ("a 404 page (no rules: only the entry)", 404, b"<h1>Not found</h1>\n" * 20, 2189),
     ("maximum size, wildcard rules", 200, maximum_size(1), 7_005_647),
@@ -142,6 +144,27 @@ def test_a_maximum_size_file_retains_no_more_than_it_is_charged(clock, variant: 
     assert charged > MiB
     assert retained <= 1.5 * charged, f"retained {retained / MiB:.1f} MiB for a charge of {charged / MiB:.1f} MiB"
     client.close()
+
+
+def test_a_file_of_content_usage_lines_retains_no_more_than_it_is_charged_once_its_preferences_are_read() -> None:
+    """A1, A2: a group's Content-Usage lines are compiled into an index when a verdict first asks
+    for preferences; the charge of a file of 18,000 distinct wildcard paths covers what the parsed
+    file then retains (tracemalloc), so a cache of such files stays within ``cache_bytes``."""
+    from robotrules import parse
+    from robotrules.client._cost import parsed_cost
+
+    body = _repeat(b"user-agent: *\ndisallow: /private\n", b"content-usage: /*b%d* train-ai=n\n", 18_000)[:SIZE]
+    gc.collect()
+    tracemalloc.start()
+    try:
+        robots = parse(body)
+        robots.usage("/abc", "bot")
+        gc.collect()
+        retained = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    charged = parsed_cost(robots) + 2 * len(body)
+    assert retained <= 1.2 * charged, f"retained {retained / MiB:.1f} MiB for a charge of {charged / MiB:.1f} MiB"
 
 
 def test_the_default_byte_budget_is_256_mib_beside_10000_files():
