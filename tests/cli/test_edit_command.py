@@ -125,3 +125,13 @@ def test_write_keeps_the_owner_of_a_file_that_belongs_to_someone_else(console_sc
     after = (tmp_path / "robots.txt").stat()
     assert (after.st_uid, after.st_gid) == (12345, 12345)
     assert (tmp_path / "robots.txt").read_bytes().endswith(b"User-agent: GPTBot\r\nDisallow: /\r\n")
+
+
+def test_a_legacy_edit_says_the_group_reaches_every_crawler_whose_name_contains_the_token(console_script, tmp_path):
+    """L2: in the 1994 standard's reading a group for GPTBot also applies to MyGPTBotClone: the
+    command says so beside the edit, in plain words."""
+    (tmp_path / "robots.txt").write_bytes(b"User-agent: *\nDisallow: /private\n")
+    done = console_script("edit", "robots.txt", "--block", "GPTBot", "--mode", "legacy1994")
+    assert done.returncode == 0, done.stderr
+    assert "applies to every crawler whose name contains 'GPTBot'" in done.stderr
+    assert not REQUIREMENT_ID.search(done.stderr)
