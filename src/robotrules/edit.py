@@ -63,6 +63,7 @@ from robotrules.core.modes import get_mode
 from robotrules.core.robotstxt import RobotsTxt, parse
 from robotrules.crawlers import CRAWLERS, KINDS, Crawler, token_of_name
 from robotrules.diff import RobotsDiff, compare
+from robotrules.errors import RobotsError
 
 __all__ = ["EditRefused", "EditResult", "edit"]
 
@@ -73,7 +74,7 @@ _NAMES = 10
 """Names a note lists at most (the rest counted): a group may name thousands of crawlers."""
 
 
-class EditRefused(ValueError):
+class EditRefused(RobotsError, ValueError):
     """An edit that cannot be made safely, or a request that cannot be carried out; the message
     says why in plain words (for people: no requirement ids)."""
 

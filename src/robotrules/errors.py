@@ -8,17 +8,35 @@
     │                                URL itself; a redirect hop refused is an answer (F3)
     ├── StoreError                   the backing store (SQLite, Redis) failed; the client logs it
     │                                and goes on without the store
-    ├── DamagedArchive (ValueError)  a crawl archive cut short or corrupt (robotrules.batch): the
+    ├── InvalidEntry (ValueError)    robotrules.cache.InvalidEntry: a store's ``put`` refused an
+    │                                entry with a wrong type or a value out of range
+    ├── SourceError (ValueError)     robotrules.batch.SourceError: a source of a batch that cannot
+    │   │                            be used (a missing file, an unknown format, a bad row) or an
+    │   │                            output that cannot be written
+    │   └── DamagedArchive           a crawl archive cut short or corrupt (robotrules.batch): the
     │                                file and the byte where the damage starts
+    ├── EditRefused (ValueError)     robotrules.edit.EditRefused: an edit of a robots.txt that
+    │                                cannot be made safely, or a request that cannot be carried out
     ├── TooMuchWork (ValueError)     a diff or an edit that would take more work than the caller
     │                                allows (robotrules.diff, robotrules.edit: ``budget``)
-    ├── RobotsDisallowed             a guard (robotrules.compat.httpx, robotrules.compat.requests)
-    │                                refused a request its robots.txt disallows; each guard raises
-    │                                a subclass that is also its library's request error
+    ├── RobotsDisallowed             a guard refused a request its robots.txt disallows; each
+    │   │                            guard raises a subclass that is also its library's error:
+    │   ├── RobotsDisallowedError    robotrules.compat.httpx: also an httpx.RequestError
+    │   └── RobotsDisallowedError    robotrules.compat.requests: also a requests.RequestException
     └── MissingExtra (ImportError)   an optional part is not installed: "pip install robotrules[x]"
 
-Network failures are never raised by the client: they are answers (F5, F8). The parser never
-raises on any body (DESIGN 10).
+Each is also the built-in exception named in parentheses, so ``except ValueError`` catches it too.
+Those defined elsewhere are importable from where they are raised (named in the tree), and those
+of this module from here as well. Network failures are never raised by the client: they are
+answers (F5, F8). The parser never raises on any body (DESIGN 10). Input it reads in a way people
+may not expect (an agent that is no product token, say) is a warning, not an error:
+:class:`robotrules.RobotsInputWarning`.
+
+Outside the tree, a few signals never leave robotrules: the core's ``FieldError`` (a statement
+that is no RFC 9651 Dictionary; the core imports nothing of robotrules, not even this module: a plain
+``ValueError``) becomes a statement read as unknown, or an ``EditRefused``; the readers' and
+fetchers' own (``NotAnArchive``, ``InvalidBody``, ``RobotsRequestIgnored``) become a
+``SourceError``, an answer, or a request let through.
 """
 
 from __future__ import annotations
@@ -32,6 +50,7 @@ __all__ = [
     "MissingExtra",
     "RobotsDisallowed",
     "RobotsError",
+    "SourceError",
     "StoreError",
     "TooMuchWork",
     "UnsupportedScheme",
@@ -78,22 +97,46 @@ class StoreError(RobotsError):
     """The store's backing service failed (a database error, Redis unreachable)."""
 
 
-class DamagedArchive(RobotsError, ValueError):
-    """A crawl archive (a WARC file, a compressed table) that is cut short or corrupt: ``path``,
-    the byte ``offset`` where the damaged record starts, and ``detail``, what is wrong.
+class SourceError(RobotsError, ValueError):
+    """A robots.txt source of a batch that cannot be used (a missing file, an unknown format, a
+    bad row), or an output that cannot be written; the message says which and why.
+
+    Raised by :mod:`robotrules.batch` (and imported from there as ``robotrules.batch.SourceError``),
+    and by the engines built on it with the local engine's words for the same input."""
+
+
+class DamagedRecord(Protocol):
+    """What a damaged archive names (:class:`robotrules.batch.BadRecord` has it): the file, the
+    byte where the damaged record starts, and what is wrong. A protocol, so that this module
+    imports nothing of robotrules."""
+
+    @property
+    def path(self) -> str: ...
+    @property
+    def offset(self) -> int: ...
+    @property
+    def detail(self) -> str: ...
+
+
+class DamagedArchive(SourceError):
+    """A crawl archive (a WARC file, a compressed table) that is cut short or corrupt: the damaged
+    ``record`` (a :class:`robotrules.batch.BadRecord`), and from it ``path``, the byte ``offset``
+    where the damaged record starts, and ``detail``, what is wrong.
 
     Raised instead of reading on in silence (the sites whose captures were lost would look never
-    captured), unless damaged records are skipped (``skip_bad_records``).
+    captured), unless damaged records are skipped (``skip_bad_records``). A :class:`SourceError`
+    too: an archive that cannot be read whole is a source that cannot be used.
     """
 
-    def __init__(self, path: str, offset: int, detail: str) -> None:
-        self.path = path
-        self.offset = offset
-        self.detail = detail
-        super().__init__(f"{path}: damaged at byte {offset}: {detail}")
+    def __init__(self, record: DamagedRecord) -> None:
+        self.record = record
+        self.path = record.path
+        self.offset = record.offset
+        self.detail = record.detail
+        super().__init__(f"{record.path}: damaged at byte {record.offset}: {record.detail}")
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return type(self), (self.path, self.offset, self.detail)
+        return type(self), (self.record,)
 
 
 class TooMuchWork(RobotsError, ValueError):

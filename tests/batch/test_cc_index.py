@@ -30,7 +30,7 @@ pa = pytest.importorskip("pyarrow", reason="pyarrow (robotrules[batch]) is not i
 pq = pytest.importorskip("pyarrow.parquet")
 pytest.importorskip("warcio", reason="warcio (robotrules[batch]) is not installed")
 
-from tests.spark_engine.test_spark_engine import write_warc  # noqa: E402 (the WARC writer with WARC-Date)
+from tests.spark.test_spark_engine import write_warc  # noqa: E402 (the WARC writer with WARC-Date)
 
 CRAWL = "CC-MAIN-2024-18"
 FOLDER = f"crawl-data/{CRAWL}/segments/1714564800000.0/robotstxt"

@@ -5,7 +5,7 @@ robots.txt fetched several times, http and https separately, each redirect and i
 records of their own (in no set order, the target sometimes an HTML page), HTML error pages
 served with a 200, a 503 one day and a 200 the next. :data:`CAPTURES` is one WARC of exactly
 those shapes; :data:`EXPECTED` is what the fetch policy says of each page on them (F1-F9, C1),
-pinned here for the local engine (``tests/spark_engine/test_spark_cc_shapes.py`` pins the same
+pinned here for the local engine (``tests/spark/test_spark_cc_shapes.py`` pins the same
 rows on Spark).
 
 The decision time: :class:`~robotrules.batch.sources.ArchiveSource` (and ``robotrules.spark.decide``)
@@ -29,7 +29,7 @@ from robotrules.core.policy import Policy
 
 pytest.importorskip("warcio", reason="warcio (robotrules[batch]) is not installed")
 
-from tests.spark_engine.test_spark_engine import write_warc  # the WARC writer with WARC-Date
+from tests.spark.test_spark_engine import write_warc  # the WARC writer with WARC-Date
 
 T = 1_714_564_800.0  # 2024-05-01T12:00:00Z
 HOUR = 3600.0

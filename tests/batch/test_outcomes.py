@@ -1,7 +1,7 @@
 """Common Crawl's outcome classes of a robots.txt capture, beside the fetch policy's verdict
 (issue #20): every class from real replays of captures through the policy (F1-F9, C1, C2), on
 the audit table and on every batch row (``robots_outcome``; the same rows on Spark:
-``tests/spark_engine/test_spark_cc_shapes.py``)."""
+``tests/spark/test_spark_cc_shapes.py``)."""
 
 from __future__ import annotations
 

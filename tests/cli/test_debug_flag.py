@@ -4,7 +4,7 @@ Without the flag an error is one ``robotrules: error:`` line and exit code 2 (te
 and the others pin the messages); with ``--debug``, before the command or among its options, every
 traceback behind that line is printed first, including the exception a one-line error replaced.
 A usage error has no trace to show. The Spark engine's failures are in
-tests/spark_engine/test_spark_task_errors.py.
+tests/spark/test_spark_task_errors.py.
 """
 
 from __future__ import annotations

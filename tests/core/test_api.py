@@ -52,15 +52,6 @@ def test_names_moved_off_the_face_still_import_with_a_deprecation_warning(name, 
     assert name not in robotrules.__all__
 
 
-def test_the_deprecated_verdicts_module_points_to_answers():
-    """Issue #17: robotrules.verdicts moved to robotrules.answers; its names still import, warning."""
-    import robotrules.answers
-    import robotrules.verdicts
-
-    with pytest.warns(DeprecationWarning, match="robotrules.answers"):
-        assert robotrules.verdicts.Verdict is robotrules.answers.Verdict
-
-
 FORBIDDEN = {"socket", "ssl", "http", "ftplib", "sqlite3", "time", "datetime", "asyncio", "threading",
              "subprocess", "os", "io", "urllib.request", "random"}
 

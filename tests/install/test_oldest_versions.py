@@ -60,7 +60,7 @@ SUITES = (
     "tests/batch/test_archive_index.py", "tests/batch/test_replay.py", "tests/batch/test_bounded_bodies.py",
     "tests/batch/test_progress.py", "tests/batch/test_audit_command.py",
     # the Spark engine: its rows equal the local engine's (a JVM start is most of its cost: one test)
-    "tests/spark_engine/test_spark_engine.py::test_spark_rows_equal_the_in_process_decision_for_every_status_redirect_and_agent",
+    "tests/spark/test_spark_engine.py::test_spark_rows_equal_the_in_process_decision_for_every_status_redirect_and_agent",
 )
 """The drop-ins' suites whole, and of the engines' suites the files that exercise the
 dependencies' APIs (the rest test robotrules' own logic, which the versions do not change; the

@@ -49,29 +49,29 @@ def drive(machine: Refresh, replies: list[Any], now: float = T0) -> tuple[list[t
 
 @pytest.mark.parametrize(("case", "stored", "local", "force", "replies", "ops", "cache", "entry"), [
     ("a fresh copy in the store is used (C1)",
-     FRESH, None, False, [FRESH], [Get], "hit", FRESH),
+     FRESH, None, False, [], [Get], "hit", FRESH),
     ("a fresh copy held here is used when the store has none or failed (C2)",
-     None, FRESH, False, [None], [Get], "hit", FRESH),
+     None, FRESH, False, [], [Get], "hit", FRESH),
     ("stale: the lock is taken, the store read again, then one fetch, stored",
-     STALE, None, False, [STALE, "token", STALE, NEW, None], [Get, Acquire, Get, FetchNow, Put], "miss", NEW),
+     STALE, None, False, ["token", STALE, NEW, None], [Get, Acquire, Get, FetchNow, Put], "miss", NEW),
     ("another process fetched between the first read and the lock: shared, no fetch (C3)",
-     STALE, None, False, [STALE, "token", OTHER], [Get, Acquire, Get], "shared", OTHER),
+     STALE, None, False, ["token", OTHER], [Get, Acquire, Get], "shared", OTHER),
     ("the store failed to lock (\"\"): fetch without the lock and without reading again",
-     STALE, None, False, [STALE, "", NEW, None], [Get, Acquire, FetchNow, Put], "miss", NEW),
+     STALE, None, False, ["", NEW, None], [Get, Acquire, FetchNow, Put], "miss", NEW),
     ("an explicit refresh fetches even a fresh copy",
-     FRESH, None, True, [FRESH, "token", FRESH, NEW, None], [Get, Acquire, Get, FetchNow, Put], "miss", NEW),
+     FRESH, None, True, ["token", FRESH, NEW, None], [Get, Acquire, Get, FetchNow, Put], "miss", NEW),
     ("the lock is held elsewhere: wait, read, and share the other process's fetch (C3)",
-     STALE, None, False, [STALE, None, None, OTHER], [Get, Acquire, Sleep, Get], "shared", OTHER),
+     STALE, None, False, [None, None, OTHER], [Get, Acquire, Sleep, Get], "shared", OTHER),
     ("the lock is held elsewhere and nothing new is written: wait, then take the lock",
-     STALE, None, False, [STALE, None, None, STALE, "token", STALE, NEW, None],
+     STALE, None, False, [None, None, STALE, "token", STALE, NEW, None],
      [Get, Acquire, Sleep, Get, Acquire, Get, FetchNow, Put], "miss", NEW),
 ])
 def test_the_machine_asks_for_the_operations_of_its_table(case: str, stored: Entry | None, local: Entry | None,
                                                           force: bool, replies: list[Any], ops: list[type],
                                                           cache: str, entry: Entry) -> None:
-    """C1-C3: each case's replies lead through exactly these operations to this end."""
-    del stored  # the first reply is what the store holds
-    got_ops, end = drive(Refresh(KEY, P, local=local, force=force), replies)
+    """C1-C3: the store's answer to the first read (``stored``), then each case's further replies,
+    lead through exactly these operations to this end."""
+    got_ops, end = drive(Refresh(KEY, P, local=local, force=force), [stored, *replies])
     assert got_ops == ops, case
     assert (end.cache, end.entry.body) == (cache, entry.body), case
 

@@ -2,8 +2,8 @@
 
 ``robotrules.robots_url(url)`` is the robots.txt URL that governs ``url``: same scheme, host and
 port, path ``/robots.txt``; default ports dropped, host lower-cased, IDN hosts in punycode,
-userinfo, query and fragment dropped. ``robotrules.same_scope(a, b)``, if exported, says whether
-two URLs are governed by the same robots.txt (the seeds' "valid for / not valid for" table).
+userinfo, query and fragment dropped. ``robotrules.same_scope(a, b)`` says whether two URLs are
+governed by the same robots.txt (the seeds' "valid for / not valid for" table).
 """
 
 from __future__ import annotations
@@ -125,12 +125,9 @@ def test_seed_scope_table_via_robots_url(robots, page, valid):
 
 @pytest.mark.parametrize(("robots", "page", "valid"), SCOPE_ROWS)
 def test_seed_scope_table_via_same_scope(robots, page, valid):
-    """S1, S2, S4, S5: the same table through robotrules.same_scope, if it is exported."""
-    same_scope = getattr(robotrules, "same_scope", None)
-    if same_scope is None:
-        pytest.skip("robotrules.same_scope is not exported")
-    assert same_scope(robots, page) is valid
-    assert same_scope(page, robots) is valid, "same_scope is symmetric"
+    """S1, S2, S4, S5: the same table through robotrules.same_scope, which the package exports."""
+    assert robotrules.same_scope(robots, page) is valid
+    assert robotrules.same_scope(page, robots) is valid, "same_scope is symmetric"
 
 
 def test_subfolder_robots_txt_governs_nothing_below_it():

@@ -43,12 +43,11 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import IO, TYPE_CHECKING, Any, cast
 
-from robotrules import errors
 from robotrules.batch.captures import Archive, Capture
 from robotrules.batch.decide import Governing, governing
 from robotrules.batch.warc import KEEP, BadRecord
 from robotrules.core.policy import Policy
-from robotrules.errors import BlockedAddress, InvalidURL, require
+from robotrules.errors import BlockedAddress, DamagedArchive, InvalidURL, SourceError, require
 from robotrules.outcomes import outcome_of
 
 if TYPE_CHECKING:
@@ -75,24 +74,6 @@ __all__ = [
 WARC_SUFFIXES = (".warc", ".warc.gz")
 TABLE_SUFFIXES = (".parquet", ".csv", ".csv.gz", ".jsonl", ".jsonl.gz", ".ndjson", ".ndjson.gz")
 ERROR_KINDS = ("dns", "connect", "timeout", "reset", "protocol", "tls")
-
-
-class SourceError(ValueError):
-    """A robots.txt source that cannot be used: a missing file, an unknown format, a bad row."""
-
-
-class DamagedArchive(SourceError, errors.DamagedArchive):
-    """:class:`robotrules.errors.DamagedArchive` of one damaged ``record`` (a :class:`BadRecord`),
-    and a :class:`SourceError` (a source that cannot be used). Raised unless damaged records are
-    skipped (``skip_bad_records``), so that sites are never judged "not captured" because their
-    captures were lost."""
-
-    def __init__(self, record: BadRecord) -> None:
-        self.record = record
-        errors.DamagedArchive.__init__(self, record.path, record.offset, record.detail)
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return type(self), (self.record,)
 
 
 def with_skipped(frame: Any, records: Sequence[BadRecord]) -> Any:
@@ -481,7 +462,7 @@ def _until_damage(rows: Iterator[tuple[int, dict[str, Any]]],
     try:
         yield from rows
     except DamagedArchive as exc:
-        bad_records.append(exc.record)
+        bad_records.append(BadRecord(exc.path, exc.offset, exc.detail))
 
 
 # -- sources as the engines use them -------------------------------------------------------------

@@ -35,6 +35,7 @@ import math
 from typing import Protocol, runtime_checkable
 
 from robotrules.core.policy import Entry
+from robotrules.errors import RobotsError
 
 __all__ = [
     "MAX_STATUS",
@@ -109,7 +110,7 @@ _META_FIELDS = ("url", "outcome", "status", "reason", "fetched_at", "expires_at"
                 "good_at", "failures", "failing_since", "final_url", "redirects")
 
 
-class InvalidEntry(ValueError):
+class InvalidEntry(RobotsError, ValueError):
     """An entry that a store must not keep or hand out: a wrong type, a value out of range, or a
     URL other than the key it was read under. The message names the field."""
 

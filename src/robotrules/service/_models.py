@@ -1,7 +1,7 @@
 """The request and response bodies of the service, as pydantic models: what ``/openapi.json`` shows.
 
-Responses are built from the shared JSON forms (:meth:`robotrules.verdicts.Verdict.to_dict`,
-:func:`robotrules.verdicts.state_dict`, :meth:`robotrules.diff.RobotsDiff.to_dict`) and sent as
+Responses are built from the shared JSON forms (:meth:`robotrules.answers.Verdict.to_dict`,
+:func:`robotrules.answers.state_dict`, :meth:`robotrules.diff.RobotsDiff.to_dict`) and sent as
 they are; these models describe them (the schema fuzz test checks that they agree). As in the
 CLI's JSON, lines and columns are 1-based and "no line" is null, never 0. Request
 models forbid unknown fields, so a misspelt field name is a clear 422, not silently ignored.

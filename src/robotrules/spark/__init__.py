@@ -35,7 +35,7 @@ Public names (``robotrules batch --engine spark`` calls :func:`run_job`; ``robot
           now=None, store=None, user_agent=..., skipped=None, broadcast_limit=None) -> DataFrame   # AUDIT_SCHEMA
     run_job(urls_path, robots_paths, output_path, agents=(), *, policy=None, mode="google",
             now=None, spark=None, master="local[*]", buckets=1, store=None, user_agent=...,
-            bad_records=None, preferences=False) -> int
+            bad_records=None, preferences=False, verdicts=None) -> int   # rows written, counted as written
 
 ``robots`` is a DataFrame of captures (``url`` or ``robots_url``, ``status``, ``headers``, ``body``,
 ``fetched_at``, ``error``; see :func:`captures_frame`) or paths of WARC, Parquet, CSV or JSONL
@@ -50,7 +50,7 @@ cache file of the command line).
 
 from __future__ import annotations
 
-from robotrules.batch import engines as _engines
+from robotrules.batch.kit import register as _register
 from robotrules.spark._audit import AUDIT_SCHEMA, audit
 from robotrules.spark._engine import ENGINE as _ENGINE
 from robotrules.spark._entries import ENTRY_FIELDS, entries
@@ -66,7 +66,7 @@ from robotrules.spark._frames import (
 )
 from robotrules.spark._rows import OUTPUT_SCHEMA, PREFERENCES_SCHEMA, collect_rows, decide, run_job
 
-_engines.register("spark", _ENGINE)  # the entry point finds it too, without this import
+_register("spark", _ENGINE)  # once; the robotrules.engines entry point finds the same object without this import
 
 __all__ = [
     "AUDIT_SCHEMA",
@@ -87,5 +87,3 @@ __all__ = [
     "with_robots_url",
     "write",
 ]
-
-_engines.register("spark", _ENGINE)  # the entry point finds it as well, without this import

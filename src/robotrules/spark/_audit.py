@@ -21,7 +21,17 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from robotrules.answers import arrow_schema, spark_schema
-from robotrules.batch.audit import AUDIT_COLUMNS, AUDIT_FIELDS
+from robotrules.batch.kit import (
+    AUDIT_COLUMNS,
+    AUDIT_FIELDS,
+    checked_agents,
+    classify_jobs,
+    job_of,
+    live_rows,
+    redirected_away,
+    site_key,
+    site_keys,
+)
 from robotrules.cache import Store
 from robotrules.core.policy import Policy
 from robotrules.crawlers import CRAWLERS, Crawler
@@ -76,8 +86,6 @@ def audit(
     and sent to every task (see the module docstring); the table of every captured site is then
     computed when this returns.
     """
-    from robotrules.batch.audit import checked_agents
-
     registry = tuple(registry) if registry is not None else CRAWLERS
     names = checked_agents(agents, registry)
     policy = policy or Policy()
@@ -111,8 +119,6 @@ def _audit_shipped(spark: SparkSession, shipped: Shipment, agents: tuple[str, ..
     if sites is not None:
         return _site_keys(spark, sites).mapInArrow(_shipped_auditor(shipped.broadcast, agents, registry, False),
                                                    AUDIT_SCHEMA)
-    from robotrules.batch.audit import redirected_away
-
     urls = [(url,) for url in shipped.source.archive.robots_urls()]
     slices = max(1, min(len(urls), 4 * spark.sparkContext.defaultParallelism))
     keys = spark.createDataFrame(spark.sparkContext.parallelize(urls, slices), "key string")
@@ -133,8 +139,6 @@ def _shipped_auditor(broadcast: Any, agents: tuple[str, ...], registry: tuple[Cr
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         pa: Any = require("pyarrow", "spark")
-
-        from robotrules.batch.audit import classify_jobs, job_of
 
         source = worker_of(broadcast).source
         archive, policy, now = source.archive, source.policy, source.now
@@ -172,8 +176,6 @@ def _redirected_away(found: DataFrame) -> DataFrame:
 
 def _site_keys(spark: SparkSession, sites: DataFrame | Iterable[str]) -> DataFrame:
     """The distinct site keys (:func:`robotrules.batch.audit.site_key`) of ``sites`` as a ``key`` column."""
-    from robotrules.batch.audit import site_keys
-
     sql: Any = require("pyspark.sql", "spark")
     if isinstance(sites, sql.DataFrame):
         if "url" not in sites.columns:
@@ -188,8 +190,6 @@ def _site_keys(spark: SparkSession, sites: DataFrame | Iterable[str]) -> DataFra
 def _keys_of(batches: Iterator[Any]) -> Iterator[Any]:
     """mapInArrow: site URLs in, their keys out (blank ones dropped)."""
     pa: Any = require("pyarrow", "spark")
-
-    from robotrules.batch.audit import site_key
 
     for batch in batches:
         keys = [site_key(url) for url in batch.column("url").to_pylist() if url is not None]
@@ -225,8 +225,6 @@ def _archive_auditor(agents: tuple[str, ...], registry: tuple[Crawler, ...], pol
     """mapInArrow: site keys with their Entry fields (null: nothing captured) -> audit rows."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
-        from robotrules.batch.audit import classify_jobs, job_of
-
         for batch in batches:
             cols = {name: batch.column(name).to_pylist() for name in ("key", *ENTRY_NAMES[1:])}
             jobs = [job_of(key, entry_of(key, {name: cols[name][i] for name in ENTRY_NAMES[1:]}))
@@ -242,8 +240,6 @@ def _live_auditor(live: LiveFetch, agents: tuple[str, ...], registry: tuple[Craw
     """mapInArrow: site keys -> audit rows, each site fetched through the task's client."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
-        from robotrules.batch.audit import live_rows
-
         for client, batch in clients(live, batches):
             sites = [key[1:] if key.startswith("!") else key for key in batch.column("key").to_pylist()]
             rows = list(live_rows(client, sites, agents, registry, live.threads, refresh=live.refresh))

@@ -25,20 +25,20 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
-from robotrules.answers import ignores_global, token_of
-from robotrules.batch.block import governing_columns
-from robotrules.batch.decide import (
+from robotrules.answers import Governing, token_of
+from robotrules.batch.kit import (
     NO_ROBOTS,
     NO_URL,
     PREFERENCE_COLUMNS,
-    Governing,
     PreferenceReader,
+    governing_columns,
+    ignoring_at,
     no_url,
     verdict_of,
 )
 from robotrules.core.robotstxt import AgentRules
 
-__all__ = ["Columns", "ignoring_at", "tokens_for"]
+__all__ = ["Columns", "tokens_for"]
 
 _UNKNOWN = 2
 _VALUES = (False, True, None)  # by code: 0 disallowed, 1 allowed, 2 nothing known
@@ -52,12 +52,6 @@ def tokens_for(agents: tuple[str, ...]) -> tuple[str, ...]:
     """The product tokens of ``agents`` (G3), one tuple object per tuple of agents (memoised), so
     that rows asking for the same agents share one selection of rules."""
     return tuple(token_of(agent) for agent in agents)
-
-
-@lru_cache(maxsize=4096)
-def ignoring_at(tokens: tuple[str, ...]) -> tuple[int, ...]:
-    """The positions of the tokens whose crawlers ignore the ``*`` group (A8)."""
-    return tuple(at for at, token in enumerate(tokens) if ignores_global(token))
 
 
 class Columns:

@@ -13,22 +13,29 @@ does not print the failed task's trace again on stderr (:func:`~robotrules.spark
 
 from __future__ import annotations
 
-import math
 import os
 import time
 import warnings
 from types import SimpleNamespace
 from typing import Any
 
-from robotrules.batch import Summary
-from robotrules.batch.audit import AUDIT_COLUMNS, capture_paths, checked_agents, site_keys
-from robotrules.batch.captures import Archive
-from robotrules.batch.engines import AuditJob, RunJob
-from robotrules.batch.local import Counts
-from robotrules.batch.sources import BadRecord, DamagedArchive, SourceError, with_skipped
-from robotrules.batch.tables import output_format
-from robotrules.cache import MemoryStore
+from robotrules.batch.kit import (
+    AUDIT_COLUMNS,
+    Archive,
+    AuditJob,
+    BadRecord,
+    DamagedArchive,
+    RunJob,
+    SourceError,
+    Summary,
+    capture_paths,
+    checked_agents,
+    site_keys,
+    with_skipped,
+)
+from robotrules.cache import MemoryStore, Store
 from robotrules.client import RobotsClient
+from robotrules.core.policy import Policy
 from robotrules.crawlers import CRAWLERS
 from robotrules.errors import require
 from robotrules.spark._audit import audit as spark_audit
@@ -48,10 +55,6 @@ def _is_path(value: object) -> bool:
     return isinstance(value, (str, os.PathLike))
 
 
-def _blank(value: object) -> bool:
-    return value is None or value == "" or (isinstance(value, float) and math.isnan(value))
-
-
 def _raise_source_error(exc: Exception) -> None:
     """Raise the :class:`SourceError` a task raised (``exc``, Spark's error for it, as its cause),
     so that a source the executors cannot use fails as on the local engine, with its message.
@@ -61,23 +64,29 @@ def _raise_source_error(exc: Exception) -> None:
         raise found from exc
 
 
+def _live(client: RobotsClient | None, store: Store | None, refresh: bool, policy: Policy | None,
+          mode: str) -> tuple[dict[str, Any], Policy | None, str]:
+    """The live-fetching arguments of :func:`run_job` and :func:`robotrules.spark.audit` for a
+    job without captures: through clients like ``client`` (its store, User-Agent, policy and
+    mode, in every task), else on ``store`` with the job's ``policy`` and ``mode``; the one place
+    a client's settings become the executors' (:func:`~robotrules.spark._live.live_fetch`)."""
+    if client is not None:
+        return {"store": client.store, "user_agent": client.user_agent, "refresh": refresh}, client.policy, client.mode
+    return {"store": store, "refresh": refresh}, policy, mode
+
+
 def run(job: RunJob) -> Summary:
-    """:func:`robotrules.batch.run` on Spark: :func:`run_job`, then the rows written counted.
+    """:func:`robotrules.batch.run` on Spark: :func:`run_job`, its rows counted as they are written.
 
     Captures must be files (the executors read them). Without ``robots`` the executors fetch live
     through clients like ``client`` (its store, policy, mode and User-Agent), else on ``store``
     (default: the shared SQLite cache file), as :func:`source_of` does for the local engine.
     """
     urls, output, agents, robots, policy, mode = job.urls, job.output, job.agents, job.robots, job.policy, job.mode
-    store, client, refresh, started = job.store, job.client, job.refresh, job.started
     paths: list[str] | None = None
     live: dict[str, Any] = {}
     if robots is None:
-        if client is not None:
-            live = {"store": client.store, "user_agent": client.user_agent, "refresh": refresh}
-            policy, mode = client.policy, client.mode
-        else:
-            live = {"store": store, "refresh": refresh}
+        live, policy, mode = _live(job.client, job.store, job.refresh, policy, mode)
     else:
         given = [os.fspath(robots)] if _is_path(robots) else list(robots)
         if not all(_is_path(path) for path in given):
@@ -85,25 +94,19 @@ def run(job: RunJob) -> Summary:
         paths = [os.fspath(path) for path in given]
     require("pyspark", "spark")
     skipped: list[BadRecord] | None = [] if job.skip_bad_records else None
+    counts: dict[str, int] = {}
     with warnings.catch_warnings():  # pyspark's notes on pandas versions are not the user's concern
         warnings.simplefilter("ignore", FutureWarning)
         spark = session()
         with quiet_task_failures(spark):  # nor the executor's log of a failed task: the error says it
             try:
                 run_job(urls, paths, output, list(agents), policy=policy, mode=mode, spark=spark,
-                        bad_records=skipped, preferences=job.preferences, **live)
+                        bad_records=skipped, preferences=job.preferences, verdicts=counts, **live)
             except Exception as exc:
                 _raise_source_error(exc)
                 raise
-    counts = Counts()
-    pandas: Any = require("pandas", "batch")
-    fmt = output_format(output)
-    frame = (pandas.read_parquet(output) if fmt == "parquet" else pandas.read_csv(output) if fmt == "csv"
-             else pandas.read_json(output, lines=True))
-    for value in frame["allowed"].tolist():
-        counts.add([("", "", None if _blank(value) else bool(value), 0, "", "", 0, "", "")])
-    return Summary(counts.rows, counts.allowed, counts.disallowed, counts.unknown, time.perf_counter() - started,
-                   output, "spark", tuple(skipped or ()))
+    return Summary(counts["rows"], counts["allowed"], counts["disallowed"], counts["unknown"],
+                   time.perf_counter() - job.started, output, "spark", tuple(skipped or ()))
 
 
 def audit(job: AuditJob) -> Any:
@@ -121,13 +124,13 @@ def audit(job: AuditJob) -> Any:
         if isinstance(source, Archive):
             raise SourceError("the Spark engine reads robots.txt captures from files: give their paths")
         if isinstance(source, RobotsClient):  # the same store, policy, mode and User-Agent in every task
-            live = {"store": source.store, "user_agent": source.user_agent, "refresh": refresh}
-            policy, mode = source.policy, source.mode
+            live, policy, mode = _live(source, None, refresh, policy, mode)
             sites = sites if sites is not None else ()
         elif isinstance(source, (str, bytes)):
             raise TypeError("give the sites as a list of URLs, not one string")
         else:  # site URLs: a new client on a memory store, as the local engine makes
-            sites, live = source, {"store": MemoryStore(), "refresh": refresh}
+            sites = source
+            live, policy, mode = _live(None, MemoryStore(), refresh, policy, mode)
     sites = list(sites) if sites is not None else None
     spark = session()
     skipped = bad_records_accumulator(spark) if robots is not None else None  # always: see run_job

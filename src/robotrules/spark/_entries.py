@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from robotrules.batch.captures import Archive, Capture
+from robotrules.batch.kit import Archive, Capture
 from robotrules.core.policy import Entry, Failure, Policy, Response
 from robotrules.errors import require
 from robotrules.spark._frames import as_float, capture_of

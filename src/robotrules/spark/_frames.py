@@ -18,19 +18,23 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from robotrules.batch.captures import Capture
-from robotrules.batch.decide import robots_url_of
-from robotrules.batch.sources import SourceError, capture_of_row
-from robotrules.batch.warc import BadRecord
+from robotrules.batch.kit import (
+    BadRecord,
+    Capture,
+    DamagedArchive,
+    SourceError,
+    capture_of_row,
+    read_captures,
+    robots_url_of,
+    source_files,
+)
 from robotrules.errors import require
 
 if TYPE_CHECKING:
     from pyspark.sql import Column, DataFrame, SparkSession
 
-    from robotrules.batch.sources import DamagedArchive
-
 __all__ = ["bad_records_accumulator", "captures_frame", "damage_of", "read_urls", "session", "sorted_records",
-           "source_error_of", "with_robots_url", "write", "write_counted"]
+           "source_error_of", "with_robots_url", "write", "write_observed"]
 
 _CAPTURE_SCHEMA = "url string, status int, headers string, body binary, fetched_at double, error string"
 
@@ -102,8 +106,6 @@ _DAMAGE = re.compile(r"DamagedArchive: (?P<path>.+?): damaged at byte (?P<offset
 def damage_of(exc: BaseException) -> DamagedArchive | None:
     """The :class:`~robotrules.batch.sources.DamagedArchive` a task raised, from the error Spark
     raised for it on the driver (None when it was something else)."""
-    from robotrules.batch.sources import DamagedArchive
-
     if isinstance(exc, DamagedArchive):
         return exc
     found = _DAMAGE.search(str(exc))
@@ -112,7 +114,7 @@ def damage_of(exc: BaseException) -> DamagedArchive | None:
     return DamagedArchive(BadRecord(found["path"], int(found["offset"]), found["detail"].strip()))
 
 
-_SOURCE_ERROR = re.compile(r"^robotrules\.batch\.sources\.SourceError: (?P<message>[^\n]*)$", re.MULTILINE)
+_SOURCE_ERROR = re.compile(r"^robotrules\.errors\.SourceError: (?P<message>[^\n]*)$", re.MULTILINE)
 
 
 def source_error_of(exc: BaseException) -> SourceError | None:
@@ -180,13 +182,11 @@ def captures_frame(spark: SparkSession, robots: DataFrame | str | os.PathLike[st
     sql = _pyspark()
     if isinstance(robots, sql.DataFrame):
         return _normalise(robots)
-    from robotrules.batch import sources
-
     paths = cast("str | os.PathLike[str] | Sequence[str | os.PathLike[str]]", robots)
     given = [os.fspath(paths)] if isinstance(paths, (str, os.PathLike)) else [os.fspath(p) for p in paths]
     if not given:
         raise ValueError("no robots.txt sources given")
-    files = [path for each in given for path in sources._files(each)]  # SourceError (a ValueError) for a bad one
+    files = source_files(given)  # SourceError (a ValueError) for a bad one
     # One task per file, partition i reading file i: collected, the captures come file by file in
     # the order given, as the local engine reads them (of two captures of a URL made at the same
     # time, the one read later wins).
@@ -247,8 +247,6 @@ def _file_reader(skipped: Any) -> Any:
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         pa: Any = require("pyarrow", "spark")
-
-        from robotrules.batch.sources import read_captures
 
         for batch in batches:
             for path in batch.column("path").to_pylist():
@@ -362,13 +360,16 @@ def write(frame: DataFrame, output_path: str | os.PathLike[str]) -> None:
     A local path with a suffix gets one file (the tasks' parts are merged there); a path ending in
     "/" or with a scheme (hdfs:, s3a:, ...) gets Spark's folder of part files.
     """
-    write_counted(frame, output_path)
+    write_observed(frame, output_path, {})
 
 
-def write_counted(frame: DataFrame, output_path: str | os.PathLike[str]) -> int:
-    """:func:`write`, and the number of rows written (read from what was written: the frame is
-    computed once). The tasks write their parts in parallel; for a local file, the parts are then
-    merged here, in partition order (Parquet row group by row group, CSV and JSON Lines as text)."""
+def write_observed(frame: DataFrame, output_path: str | os.PathLike[str], metrics: Mapping[str, Column]) -> dict[str, Any]:
+    """:func:`write`, and ``metrics`` (aggregate columns by name, such as ``count(lit(1))``) as
+    Spark computed them over the rows while it wrote them (a Spark ``Observation``): the frame is
+    computed once, and what was written is never read back to count it. Each task's share counts
+    once, however often a task is retried. The tasks write their parts in parallel; for a local
+    file, the parts are then merged here, in partition order (Parquet row group by row group, CSV
+    and JSON Lines as text)."""
     text = os.fspath(output_path)
     lower = text.lower().rstrip("/")
     if lower.endswith(".parquet"):
@@ -379,56 +380,44 @@ def write_counted(frame: DataFrame, output_path: str | os.PathLike[str]) -> int:
         fmt = "json"
     else:
         raise ValueError(f"cannot tell the output format of {text}: use .parquet, .csv or .jsonl")
+    observation: Any = None
+    if metrics:
+        observation = _pyspark().Observation()
+        frame = frame.observe(observation, *[column.alias(name) for name, column in metrics.items()])
     writer_options = {"header": "true"} if fmt == "csv" else {}
     if "://" in text or text.endswith("/"):
         frame.write.mode("overwrite").options(**writer_options).format(fmt).save(text)
-        reader = frame.sparkSession.read.format(fmt)
-        if fmt == "csv":
-            reader = reader.option("header", "true").option("multiLine", "true").option("escape", '"')
-        return int(reader.load(text).count())
-    target = Path(text)
-    parts = Path(tempfile.mkdtemp(prefix=".robotrules-", dir=target.parent if target.parent.exists() else None))
-    try:
-        folder = parts / "out"
-        frame.write.options(**writer_options).format(fmt).save(str(folder))
-        produced = sorted(p for p in folder.iterdir() if p.name.startswith("part-"))
-        if not produced:
-            raise RuntimeError("Spark wrote no output file")
-        merged = parts / "merged"
-        rows = _merge(fmt, produced, merged, list(frame.columns))
-        shutil.move(str(merged), target)
-    finally:
-        shutil.rmtree(parts, ignore_errors=True)
-    return rows
+    else:
+        target = Path(text)
+        parts = Path(tempfile.mkdtemp(prefix=".robotrules-", dir=target.parent if target.parent.exists() else None))
+        try:
+            folder = parts / "out"
+            frame.write.options(**writer_options).format(fmt).save(str(folder))
+            produced = sorted(p for p in folder.iterdir() if p.name.startswith("part-"))
+            if not produced:
+                raise RuntimeError("Spark wrote no output file")
+            merged = parts / "merged"
+            _merge(fmt, produced, merged)
+            shutil.move(str(merged), target)
+        finally:
+            shutil.rmtree(parts, ignore_errors=True)
+    return dict(observation.get) if observation is not None else {}
 
 
-def _merge(fmt: str, produced: list[Path], target: Path, names: list[str]) -> int:
-    """Spark's part files of one output (columns ``names``) as one file at ``target``; the rows it holds."""
+def _merge(fmt: str, produced: list[Path], target: Path) -> None:
+    """Spark's part files of one output as one file at ``target``."""
     if fmt == "parquet":
         pq: Any = require("pyarrow.parquet", "spark")
 
-        rows = 0
         with pq.ParquetWriter(str(target), pq.read_schema(str(produced[0]))) as writer:
             for part in produced:
                 source = pq.ParquetFile(str(part))
                 for group in range(source.num_row_groups):
-                    table = source.read_row_group(group)
-                    rows += table.num_rows
-                    writer.write_table(table)
-        return rows
+                    writer.write_table(source.read_row_group(group))
+        return
     with target.open("wb") as out:
         for number, part in enumerate(produced):
             with part.open("rb") as handle:
                 if fmt == "csv" and number:
                     handle.readline()  # every part starts with the header line: keep the first only
                 shutil.copyfileobj(handle, out, 1 << 20)
-    if fmt == "json":  # one object a line (Spark's writer escapes line breaks inside values)
-        with target.open("rb") as handle:
-            return sum(chunk.count(b"\n") for chunk in iter(lambda: handle.read(1 << 20), b""))
-    pa: Any = require("pyarrow", "spark")
-    pcsv: Any = require("pyarrow.csv", "spark")
-    reader = pcsv.open_csv(str(target), parse_options=pcsv.ParseOptions(newlines_in_values=True),
-                           convert_options=pcsv.ConvertOptions(column_types=dict.fromkeys(names, pa.string())))
-    return sum(batch.num_rows for batch in reader)
-
-

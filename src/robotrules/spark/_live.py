@@ -22,7 +22,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from robotrules.batch.decide import Governing
+from robotrules.answers import Governing
+from robotrules.batch.kit import LiveSource
 from robotrules.cache import MemoryStore, RedisStore, SQLiteStore, Store, default_path
 from robotrules.core.policy import Policy
 from robotrules.core.robotstxt import parse
@@ -138,8 +139,6 @@ def _fetcher(live: LiveFetch) -> Any:
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         pa: Any = require("pyarrow", "spark")
-
-        from robotrules.batch.sources import LiveSource
 
         schema = pa.schema([("robots_url", pa.string()), ("kind", pa.string()), ("status", pa.int32()),
                             ("reason", pa.string()), ("body", pa.binary()), ("outcome", pa.string())])

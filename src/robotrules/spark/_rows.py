@@ -25,9 +25,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from robotrules.answers import COLUMNS, Governing, arrow_schema, spark_schema
-from robotrules.batch.decide import governing, row_columns, row_fields
-from robotrules.batch.sources import DamagedArchive
-from robotrules.batch.warc import BadRecord
+from robotrules.batch.kit import BadRecord, DamagedArchive, governing, row_columns, row_fields
 from robotrules.cache import Store
 from robotrules.core.policy import Policy
 from robotrules.errors import require
@@ -42,7 +40,7 @@ from robotrules.spark._frames import (
     session,
     sorted_records,
     with_robots_url,
-    write_counted,
+    write_observed,
 )
 from robotrules.spark._live import governing_frame, governing_of, live_fetch
 from robotrules.spark._shipped import DEFAULT_BROADCAST_BYTES, Shipment, captured, ship, url_decider
@@ -50,7 +48,7 @@ from robotrules.spark._shipped import DEFAULT_BROADCAST_BYTES, Shipment, capture
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-__all__ = ["OUTPUT_SCHEMA", "PREFERENCES_SCHEMA", "collect_rows", "decide", "run_job"]
+__all__ = ["OUTPUT_SCHEMA", "PREFERENCES_SCHEMA", "VERDICT_COUNTS", "collect_rows", "decide", "run_job"]
 
 OUTPUT_SCHEMA = spark_schema(row_fields())
 """The Spark schema of :func:`decide`'s output: exactly :data:`robotrules.answers.FIELDS`."""
@@ -259,6 +257,7 @@ def run_job(
     refresh: bool = False,
     bad_records: list[BadRecord] | None = None,
     preferences: bool = False,
+    verdicts: dict[str, int] | None = None,
 ) -> int:
     """Read the URL table and captures, decide every row, write ``output_path``; the row count.
 
@@ -267,7 +266,9 @@ def run_job(
     ``robots_paths`` None fetches live, through ``store`` (see :func:`decide`). A damaged capture
     file raises :class:`~robotrules.batch.sources.DamagedArchive` (and nothing is written); when
     ``bad_records`` is a list, damaged records are skipped and added to it, in file order.
-    ``preferences``: the rows end with the preference columns (see :func:`decide`).
+    ``preferences``: the rows end with the preference columns (see :func:`decide`). When
+    ``verdicts`` is a dict, the rows written are counted into it as Spark writes them
+    (:data:`VERDICT_COUNTS`: ``rows``, ``allowed``, ``disallowed``, ``unknown``).
     """
     if robots_paths is not None and not robots_paths:
         raise ValueError("no robots.txt sources given")
@@ -279,13 +280,14 @@ def run_job(
     skipped = bad_records_accumulator(spark) if robots is not None else None
     try:
         # decide() reads every capture file before it returns (once), so the damaged records are
-        # known before anything is written; the rows are then computed once, as they are written.
+        # known before anything is written; the rows are then computed once, and counted, as they
+        # are written.
         result = decide(urls, robots, agents or None, policy=policy, mode=mode, now=now, buckets=buckets, store=store,
                         user_agent=user_agent, refresh=refresh, skipped=skipped, preferences=preferences)
         found = sorted_records(skipped.value) if skipped is not None else ()
         if found and bad_records is None:
             raise DamagedArchive(found[0])
-        written = write_counted(result, output_path)
+        counted = write_observed(result, output_path, _verdict_counts())
     except Exception as exc:
         damage = damage_of(exc)
         if damage is not None:
@@ -293,7 +295,21 @@ def run_job(
         raise
     if bad_records is not None:
         bad_records.extend(found)
-    return written
+    if verdicts is not None:
+        verdicts.update({name: int(counted[name] or 0) for name in VERDICT_COUNTS})
+    return int(counted["rows"] or 0)
+
+
+VERDICT_COUNTS = ("rows", "allowed", "disallowed", "unknown")
+"""What :func:`run_job` counts of the rows it writes (a :class:`~robotrules.batch.Summary`'s counts)."""
+
+
+def _verdict_counts() -> dict[str, Any]:
+    """:data:`VERDICT_COUNTS` as aggregate columns over output rows (``allowed`` null: unknown)."""
+    F: Any = require("pyspark.sql.functions", "spark")
+    allowed = F.col("allowed")
+    return {"rows": F.count(F.lit(1)), "allowed": F.count(F.when(allowed, True)),
+            "disallowed": F.count(F.when(~allowed, True)), "unknown": F.count(F.when(allowed.isNull(), True))}
 
 
 def collect_rows(frame: DataFrame) -> list[tuple[Any, ...]]:

@@ -25,11 +25,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from robotrules.answers import arrow_schema
-from robotrules.batch.captures import Archive
-from robotrules.batch.decide import Governing, robots_url_of, row_fields
-from robotrules.batch.local import DEFAULT_CACHE
-from robotrules.batch.sources import ArchiveSource
+from robotrules.answers import Governing, arrow_schema
+from robotrules.batch.kit import DEFAULT_CACHE, Archive, ArchiveSource, robots_url_of, row_fields
 from robotrules.core.policy import Policy
 from robotrules.errors import require
 from robotrules.spark._columns import Columns, tokens_for

@@ -17,7 +17,7 @@ import pytest
 
 from robotrules.batch import Capture
 from tests.batch.test_cc_shapes import AGENTS, DAY, EXPECTED, HOUR, TEXT, URLS, T, local_rows, shapes_warc
-from tests.spark_engine.test_spark_engine import write_warc
+from tests.spark.test_spark_engine import write_warc
 
 pytestmark = pytest.mark.jvm
 
@@ -71,7 +71,7 @@ def test_spark_rows_carry_each_outcome_class_of_their_robots_txt_as_the_local_en
     from robotrules import spark as rs
     from robotrules.batch.decide import COLUMNS, row_columns
     from tests.batch.test_outcomes import BATCH_AGENTS, BATCH_OUTCOMES, BATCH_URLS, CAPTURES, batch_rows
-    from tests.spark_engine.test_spark_engine import captures_df
+    from tests.spark.test_spark_engine import captures_df
 
     urls = spark.createDataFrame([(url,) for url in BATCH_URLS], "url string")
     result = rs.decide(urls, captures_df(spark, CAPTURES), list(BATCH_AGENTS), broadcast_limit=broadcast_limit,

@@ -203,6 +203,30 @@ def test_run_job_writes_one_output_file_per_format_with_the_batch_columns(spark:
         assert sorted(written["url"]) == [r[0] for r in want]
 
 
+def test_a_spark_run_counts_the_rows_it_writes_as_the_local_engine_counts_them(spark: Any, tmp_path: Path) -> None:
+    """batch.run(engine="spark") reports the local engine's counts (rows, allowed, disallowed,
+    unknown) for every output kind, and run_job for a folder of part files: the rows are counted
+    as Spark writes them, not read back from the output."""
+    from robotrules import batch
+
+    urls = tmp_path / "urls.txt"
+    urls.write_text("".join(url + "\n" for url in URLS))
+    warc = tmp_path / "caps.warc"
+    write_warc(warc, CAPTURES)
+    local = batch.run(urls, tmp_path / "local.csv", AGENTS, str(warc), processes=1)
+    assert local.allowed and local.disallowed and local.unknown
+    want = {"rows": local.rows, "allowed": local.allowed, "disallowed": local.disallowed, "unknown": local.unknown}
+    for name in ("spark.parquet", "spark.csv", "spark.jsonl"):
+        on_spark = batch.run(urls, tmp_path / name, AGENTS, [str(warc)], engine="spark")
+        assert (on_spark.rows, on_spark.allowed, on_spark.disallowed, on_spark.unknown) == tuple(want.values()), name
+    from robotrules import spark as rs
+
+    counted: dict[str, int] = {}  # a folder of part files (what a cluster's file system gets)
+    assert rs.run_job(urls, [warc], str(tmp_path / "folder.parquet") + "/", AGENTS, spark=spark,
+                      verdicts=counted) == local.rows
+    assert counted == want
+
+
 def test_bad_sources_get_a_clear_error(spark: Any, urls_df: Any, tmp_path: Path) -> None:
     """An unknown format or a table without a url column is a ValueError that says what is wrong."""
     from robotrules import spark as rs

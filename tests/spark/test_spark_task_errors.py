@@ -77,7 +77,7 @@ def test_debug_shows_the_failed_tasks_python_and_java_traces_before_the_same_lin
     trace = done.stderr[: done.stderr.rindex(plain)]
     assert trace.startswith(TRACEBACK)
     assert trace.count(TRACEBACK) >= 2  # the driver's, and the worker's inside Spark's error
-    assert "robotrules.batch.sources.SourceError: " in trace  # as the Python worker printed it
+    assert "robotrules.errors.SourceError: " in trace  # as the Python worker printed it
     assert "read_captures" in trace  # a frame of the task
 
 

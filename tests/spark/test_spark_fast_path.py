@@ -25,7 +25,7 @@ from robotrules.batch.decide import COLUMNS, decide_row, governing, robots_url_o
 from robotrules.batch.sources import ArchiveSource
 from robotrules.core.policy import Policy
 from tests.batch.usage_sites import PREFERENCE_AGENTS, PREFERENCE_CAPTURES, PREFERENCE_URLS
-from tests.spark_engine.test_spark_engine import HTML, T, write_warc
+from tests.spark.test_spark_engine import HTML, T, write_warc
 
 pytestmark = pytest.mark.jvm
 
