@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["csv_cell", "csv_value"]
+__all__ = ["FORMULA_START", "csv_cell", "csv_value"]
 
-_FORMULA = re.compile("'*[=+\\-@\t\r]")
-"""A cell a spreadsheet would run as a formula, after any quotes written before it."""
+FORMULA_START = "'*[=+\\-@\t\r]"
+"""How a cell a spreadsheet would run as a formula starts, after any quotes written before it: a
+regular expression that Python's ``re`` and Java's (Spark's ``rlike``) read alike."""
+
+_FORMULA = re.compile(FORMULA_START)
 
 
 def csv_cell(value: str) -> str:

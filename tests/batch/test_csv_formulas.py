@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from robotrules.batch.tables import csv_cell, csv_value
-from tests.cli.conftest import Run, cli_env, console_script
+from tests.cli.conftest import Run, cli_env, console_script, robotrules
 
-__all__ = ["cli_env", "console_script"]
+__all__ = ["cli_env", "console_script", "robotrules"]
 
 pandas = pytest.importorskip("pandas", reason="pandas (robotrules[batch]) is not installed")
 pytest.importorskip("pyarrow", reason="pyarrow (robotrules[batch]) is not installed")
@@ -87,6 +87,23 @@ def test_batch_csv_cells_a_spreadsheet_would_run_get_a_quote_and_parquet_keeps_t
     assert [row["url"] for row in written[:5]] == ["'" + CALC, "'@SUM(1+1)", "'+1", "'-2", "''=quoted"]
     assert [row["agent"] for row in written[5:7]] == ["'=HYPERLINK(1)", "'-Bot"]
     assert written[5]["url"] == "https://site.test/=cmd" and written[5]["rule"] == "Disallow: /=cmd"
+
+
+@pytest.mark.jvm
+def test_the_spark_engine_writes_csv_cells_as_the_local_engine_does(robotrules: Run, spark: object,
+                                                                    tmp_path: Path) -> None:
+    """``robotrules batch --engine spark --output x.csv``: Spark writes the CSV itself, and gives
+    the cells a spreadsheet would run the same leading ``'`` as the local engine."""
+    captures, urls = _captures(tmp_path), _url_table(tmp_path)
+    common = ("batch", "--urls", str(urls), "--robots", str(captures), "-a", "FooBot")
+    local = robotrules(*common, "--output", str(tmp_path / "local.csv"))
+    on_spark = robotrules(*common, "--output", str(tmp_path / "spark.csv"), "--engine", "spark", timeout=300)
+    assert on_spark.returncode == local.returncode == 1, on_spark.stderr[-2000:]
+    written = _csv_rows(tmp_path / "spark.csv")
+    assert {"'" + CALC, "'@SUM(1+1)", "'+1", "'-2", "''=quoted"} <= {row["url"] for row in written}
+    assert all(not cell.startswith(FORMULA_STARTS) for row in written for cell in row.values())
+    assert sorted(map(sorted, (row.items() for row in written))) == sorted(
+        map(sorted, (row.items() for row in _csv_rows(tmp_path / "local.csv"))))
 
 
 def test_a_batch_csv_read_back_as_a_url_list_loses_exactly_the_added_quote(console_script: Run,

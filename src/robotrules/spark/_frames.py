@@ -18,6 +18,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
+from robotrules._cells import FORMULA_START
 from robotrules.batch.kit import (
     BadRecord,
     Capture,
@@ -385,6 +386,8 @@ def write_observed(frame: DataFrame, output_path: str | os.PathLike[str], metric
         observation = _pyspark().Observation()
         frame = frame.observe(observation, *[column.alias(name) for name, column in metrics.items()])
     writer_options = {"header": "true"} if fmt == "csv" else {}
+    if fmt == "csv":
+        frame = _spreadsheet_safe(frame)
     if "://" in text or text.endswith("/"):
         frame.write.mode("overwrite").options(**writer_options).format(fmt).save(text)
     else:
@@ -402,6 +405,21 @@ def write_observed(frame: DataFrame, output_path: str | os.PathLike[str], metric
         finally:
             shutil.rmtree(parts, ignore_errors=True)
     return dict(observation.get) if observation is not None else {}
+
+
+def _spreadsheet_safe(frame: DataFrame) -> DataFrame:
+    """``frame`` with each text cell a spreadsheet would run as a formula given a leading ``'``, as
+    :func:`robotrules._cells.csv_cell` gives it to the local engine's CSV (after the metrics
+    observed the values as they are)."""
+    F: Any = require("pyspark.sql.functions", "spark")
+    types: Any = require("pyspark.sql.types", "spark")
+    columns = []
+    for field in frame.schema.fields:
+        column = F.col(field.name)
+        if isinstance(field.dataType, types.StringType):
+            column = F.when(column.rlike("^" + FORMULA_START), F.concat(F.lit("'"), column)).otherwise(column)
+        columns.append(column.alias(field.name))
+    return frame.select(*columns)
 
 
 def _merge(fmt: str, produced: list[Path], target: Path) -> None:
