@@ -395,3 +395,16 @@ def test_a_large_file_stays_usable_and_reveals_a_deciding_line_far_down(tester: 
     assert editor_box["y"] <= line_box["y"] and line_box["y"] + line_box["height"] <= editor_box["y"] + editor_box["height"]
     gutter_box = tester.page.locator(f"#gutter .num[data-line='{deciding}']").bounding_box()
     assert gutter_box is not None and abs(gutter_box["y"] - line_box["y"]) < 1  # the gutter scrolled with the text
+
+
+def test_a_draft_with_more_findings_than_an_answer_lists_says_how_many_are_not_listed(tester: TesterPage) -> None:
+    """P2: a draft of 520 lines Google ignores has 1,040 findings; the service lists the first
+    1,000 and counts the others, and the page says so instead of reporting only what it lists."""
+    body = "nonsense line\n" * 520
+    tester.open()
+    tester.set_draft(body)
+    total = len(robotrules.lint(body))
+    tester.page.wait_for_function("() => document.querySelector('#findings-summary').textContent.includes('not listed')")
+    summary = tester.page.inner_text("#findings-summary")
+    assert f"{total - 1_000:,} more findings are not listed" in summary
+    assert tester.page.locator("#findings .finding").count() == 1_000

@@ -88,6 +88,7 @@ let live = null; // the last /v1/robots answer
 let liveBody = null; // the live file's text when it gives rules, else null
 let results = []; // verdicts of the last test
 let diagnostics = []; // lint findings of the last test
+let diagnosticsOmitted = 0; // findings of the last test the service counted but did not list
 let selected = null; // key of the selected verdict (url + "\n" + agent)
 let caretLine = 0;
 
@@ -401,6 +402,7 @@ function renderFindings() {
   const notes = diagnostics.length - errors - warnings;
   els.findingsSummary.textContent = diagnostics.length
     ? [errors && plural(errors, "error"), warnings && plural(warnings, "warning"), notes && plural(notes, "note")].filter(Boolean).join(", ") + "."
+      + (diagnosticsOmitted ? ` ${diagnosticsOmitted.toLocaleString("en")} more findings are not listed.` : "")
     : "No problems found.";
   els.findings.replaceChildren(...diagnostics.map((d) => {
     const where = d.line ? `Line ${d.line}${d.column ? `, column ${d.column}` : ""}` : "Whole file";
@@ -684,7 +686,7 @@ const runTest = latest(async (signal, body, urls, agents, mode, purpose) => {
     return api("v1/test", { method: "POST", body: request, signal });
   }
   const linted = await api("v1/lint", { method: "POST", body: { robots: body, mode }, signal });
-  return { results: [], diagnostics: linted.diagnostics || [] };
+  return { results: [], diagnostics: linted.diagnostics || [], diagnostics_omitted: linted.diagnostics_omitted };
 });
 
 async function testNow() {
@@ -699,6 +701,7 @@ async function testNow() {
   clearStatus("test");
   results = outcome.value.results || [];
   diagnostics = outcome.value.diagnostics || [];
+  diagnosticsOmitted = count(outcome.value.diagnostics_omitted);
   if (selected && !selectedVerdict()) selected = null;
   renderResults(urls, agents);
   renderFindings();
