@@ -37,6 +37,7 @@ __all__ = [
     "COLUMNS",
     "FIELDS",
     "LISTED_LINES",
+    "TOKENS",
     "CacheState",
     "CheckResult",
     "FieldType",
@@ -54,6 +55,7 @@ __all__ = [
     "crawler_of",
     "from_result",
     "ignores_global",
+    "json_ready",
     "require_token",
     "sentence",
     "spark_schema",
@@ -77,7 +79,9 @@ a probe, and its success brings the store back)."""
 
 # -- agents ------------------------------------------------------------------------------------
 
-_TOKENS: dict[str, str] = {}
+TOKENS: dict[str, str] = {}
+"""The memo of :func:`token_of`: agent -> product token. Others only read it (the sync client's
+hot path inlines :func:`token_of` with it); only :func:`token_of` writes it."""
 LISTED_LINES = 100
 """Preference lines one verdict's JSON lists at most (``preference_lines``; the rest counted in
 ``preference_lines_omitted``): a hostile file may tie thousands of Content-Usage lines."""
@@ -90,15 +94,15 @@ def token_of(agent: str) -> str:
     """The product token ``agent`` is matched on (RFC 9309 2.2.1, G3): a token, a versioned name
     or a whole User-Agent header gives its first product token (``*`` stays ``*``; "" when it
     names none). Memoised, bounded; safe from any thread. ``TypeError`` for a non-str."""
-    token = _TOKENS.get(agent)
+    token = TOKENS.get(agent)
     if token is None:
         if not isinstance(agent, str):
             raise TypeError(f"user_agent must be str or a sequence of str, not {type(agent).__name__}")
         token = user_agent_token(agent)
         if len(agent) <= _AGENT_MOST:
-            if len(_TOKENS) >= _TOKENS_MOST:
-                _TOKENS.clear()
-            _TOKENS[agent] = token
+            if len(TOKENS) >= _TOKENS_MOST:
+                TOKENS.clear()
+            TOKENS[agent] = token
     return token
 
 

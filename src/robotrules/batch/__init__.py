@@ -94,6 +94,7 @@ __all__ = [
     "rows",
     "run",
     "select_records",
+    "skipped_note",
 ]
 
 Robots = Any

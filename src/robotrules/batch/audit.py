@@ -68,7 +68,7 @@ from robotrules.core.extensions import parse_content_signal, parse_content_usage
 from robotrules.core.modes import get_mode
 from robotrules.core.policy import Entry, Policy
 from robotrules.core.robotstxt import Decision, RobotsTxt
-from robotrules.core.rules import ALLOW_BIT, LINE_MASK, PRIORITY_SHIFT, disallows
+from robotrules.core.rules import disallows, is_allow, line_of, priority_of
 from robotrules.core.usage import Usage
 from robotrules.crawlers import CRAWLERS, Crawler, by_token
 from robotrules.errors import require
@@ -78,19 +78,8 @@ if TYPE_CHECKING:
 
     from robotrules.client import RobotsClient
 
-__all__ = [
-    "AUDIT_COLUMNS",
-    "AUDIT_FIELDS",
-    "VERDICTS",
-    "AgentPolicy",
-    "Verdict",
-    "archive_sites",
-    "audit",
-    "audit_rows",
-    "classify",
-    "classify_site",
-    "default_agents",
-]
+__all__ = ["AUDIT_COLUMNS", "AUDIT_FIELDS", "VERDICTS", "AgentPolicy", "Verdict", "archive_sites", "audit",
+           "audit_rows", "classify", "classify_site", "default_agents", "site_keys", "typed"]
 
 Verdict = Literal["blocked", "partly", "allowed", "no-robots", "unreachable", "unknown"]
 
@@ -217,7 +206,7 @@ def _policy(robots: RobotsTxt, token: str, decision: Decision, ignored: bool) ->
     """:func:`classify` for the groups ``decision`` selected (every fact below depends on them alone)."""
     explicit = decision.agent not in (None, "*")
     rules = [make for group in decision.groups for make in group.ruleset.ranked()]
-    allows = [rule for rule in rules if rule[0] & ALLOW_BIT and rule[0] >> PRIORITY_SHIFT > 0]
+    allows = [rule for rule in rules if is_allow(rule[0]) and priority_of(rule[0]) > 0]
     live_disallows = [rule for rule in rules if disallows(rule[0]) and not any(_beats(a, rule) for a in allows)]
     texts = robots.line_texts() if rules else []  # the file split once, not once a rule
     lines = tuple(dict.fromkeys(_written(texts, rule) for rule in sorted(live_disallows, key=_line)))
@@ -236,7 +225,7 @@ def _policy(robots: RobotsTxt, token: str, decision: Decision, ignored: bool) ->
 
 
 def _line(rule: tuple[int, str]) -> int:
-    return LINE_MASK - (rule[0] & LINE_MASK)
+    return line_of(rule[0])
 
 
 def _written(texts: list[str], rule: tuple[int, str]) -> str:
@@ -244,7 +233,7 @@ def _written(texts: list[str], rule: tuple[int, str]) -> str:
     comment), or ``disallow: <pattern>`` (``allow:`` for an allow rule) when unknown."""
     line = _line(rule)
     text = texts[line - 1].split("#", 1)[0].strip() if 0 < line <= len(texts) else ""
-    return text or f"{'allow' if rule[0] & ALLOW_BIT else 'disallow'}: {rule[1]}"
+    return text or f"{'allow' if is_allow(rule[0]) else 'disallow'}: {rule[1]}"
 
 
 def _verdict_of(gov: Governing) -> Verdict:

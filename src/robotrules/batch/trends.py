@@ -47,7 +47,7 @@ if TYPE_CHECKING:
     from robotrules.crawlers import Crawler
 
 __all__ = ["CHANGES", "CHANGE_COLUMNS", "CRAWL", "TREND_COLUMNS", "OverTime", "audit_over_time", "changes",
-           "labelled", "trends"]
+           "crawls_of", "labelled", "trends"]
 
 CRAWL = "crawl"
 """The column that labels each row of a combined audit table with its crawl (first column)."""

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any, TypeVar
 
-from robotrules.answers import _TOKENS, CheckResult, RobotsState, token_of
+from robotrules.answers import TOKENS, CheckResult, RobotsState, token_of
 from robotrules.client._base import GRANTED, ClientBase, UserAgents, never
 from robotrules.client._breaker import Budget
 from robotrules.client._slots import Slot
@@ -68,7 +68,7 @@ class RobotsClient(ClientBase[Fetcher, threading.Lock]):
             if user_agent is None:
                 return robots.allowed(url, self.agent)
             if type(user_agent) is str:
-                token = _TOKENS.get(user_agent)  # the hot path: token_of() inlined
+                token = TOKENS.get(user_agent)  # the hot path: token_of() inlined
                 return robots.allowed(url, token if token is not None else token_of(user_agent))
             return robots.allowed(url, self._tokens_of(user_agent))
         return slot.state.kind == "allow"

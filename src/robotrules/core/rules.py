@@ -6,7 +6,8 @@ keeps the first). :func:`rank` packs exactly that order into an integer, so the 
 compares integers and keeps rules as compact ``(rank, pattern)`` pairs.
 
 This module is the one place that packs and unpacks a rank: :func:`rank` packs it;
-:func:`make_rule`, :func:`disallows`, :func:`line_of` and :func:`verdict` read it. Two hot paths repeat an
+:func:`make_rule`, :func:`disallows`, :func:`is_allow`, :func:`priority_of`, :func:`line_of` and
+:func:`verdict` read it. Two hot paths repeat an
 expression of these constants inline, because a call there costs in pure Python (under
 mypyc it would not): the model builder packs each rule line as :func:`rank` does, and
 ``RobotsTxt.allowed`` reads the verdict as :func:`verdict` does. Both say so where they do it.
@@ -25,8 +26,10 @@ __all__ = [
     "Ranked",
     "Rule",
     "disallows",
+    "is_allow",
     "line_of",
     "make_rule",
+    "priority_of",
     "rank",
     "verdict",
 ]
@@ -56,6 +59,16 @@ def rank(allow: bool, priority: int, line: int) -> int:
 def disallows(r: int) -> bool:
     """R1: whether the rule of rank ``r``, when it decides, disallows: a disallow with a non-empty pattern."""
     return not r & ALLOW_BIT and r >= PRIORITY_ONE
+
+
+def is_allow(r: int) -> bool:
+    """Whether the rule of rank ``r`` is an allow line, whatever its pattern (R1)."""
+    return bool(r & ALLOW_BIT)
+
+
+def priority_of(r: int) -> int:
+    """The priority of the rule of rank ``r``: its pattern's length in octets (R6; 0 for an empty pattern)."""
+    return r >> PRIORITY_SHIFT
 
 
 def line_of(r: int) -> int:
