@@ -158,17 +158,25 @@ class TooMuchWork(RobotsError, ValueError):
         return type(self), (self.budget, self.what)
 
 
+class _Attempt(Protocol):
+    @property
+    def reason(self) -> str: ...
+
+
 class _Governed(Protocol):
     @property
     def robots_url(self) -> str: ...
     @property
     def reason(self) -> str: ...
+    @property
+    def entry(self) -> _Attempt: ...
 
 
 class Checked(Protocol):
     """What a refusal reads of a client's answer (:class:`robotrules.answers.CheckResult` has it):
-    the token matched, the deciding line and its text, the robots.txt and its state's reason.
-    A protocol, so that this module imports nothing of robotrules."""
+    the token matched, the deciding line and its text, the robots.txt, its state's reason and
+    the sentence of its latest attempt (``state.entry.reason``). A protocol, so that this module
+    imports nothing of robotrules."""
 
     @property
     def agent(self) -> str: ...
@@ -190,7 +198,9 @@ class RobotsDisallowed(RobotsError):
     configured (or the request's User-Agent header) and ``token`` its product token, which was
     matched (RFC 9309 2.2.1); ``robots_url`` the robots.txt; ``line`` the deciding line (0 when no
     rule decided: the robots.txt could not be read, so everything is disallowed for now, F5) and
-    ``text`` that line as written; ``reason`` what the robots.txt's state is and why.
+    ``text`` that line as written; ``reason`` why, in words: what the robots.txt's state is and
+    why, or, with no deciding line, what its latest attempt got ("503: server error"), the words
+    the message shows. Programs tell refusals apart by ``line``, never by these words.
     """
 
     def __init__(self, url: str, robots_url: str, agent: str, token: str, line: int = 0, text: str = "",
@@ -206,9 +216,8 @@ class RobotsDisallowed(RobotsError):
         if line:
             message = f"robots.txt at {robots_url} disallows {url}{who} (line {line}: {text!r})"
         else:  # F5: no copy could be read, so the whole site is disallowed until one can
-            why = reason.removesuffix(": full disallow")
             message = (f"robots.txt at {robots_url} disallows {url}{who}: it could not be read, and until it can "
-                       f"everything on the site is disallowed ({why})")
+                       f"everything on the site is disallowed ({reason})")
         super().__init__(message)
 
     @classmethod
@@ -216,10 +225,13 @@ class RobotsDisallowed(RobotsError):
         """The refusal of ``url`` for ``agent`` that ``result`` (a disallowing client check,
         :class:`robotrules.answers.CheckResult`) decided.
 
-        ``extra`` goes to the constructor of ``cls`` (a guard's subclass takes the request).
+        ``extra`` goes to the constructor of ``cls`` (a guard's subclass takes the request). With a
+        deciding line the reason is the state's; without one (the robots.txt could not be read)
+        it is what the latest attempt got, as the robots.txt's entry says it.
         """
         state = result.state
-        return cls(url, state.robots_url, agent, result.agent, result.line, result.text, state.reason, **extra)
+        reason = state.reason if result.line else state.entry.reason
+        return cls(url, state.robots_url, agent, result.agent, result.line, result.text, reason, **extra)
 
     def __reduce__(self) -> tuple[type[RobotsDisallowed], tuple[str, str, str, str, int, str, str]]:
         return type(self), (self.url, self.robots_url, self.agent, self.token, self.line, self.text, self.reason)

@@ -14,7 +14,7 @@ the attempt that failed).
 from __future__ import annotations
 
 from robotrules.core.policy import Entry
-from robotrules.core.robotstxt import parse
+from robotrules.core.robotstxt import RobotsTxt, parse
 
 __all__ = ["NOT_ARCHIVED", "OUTCOMES", "not_robots_txt", "outcome_of"]
 
@@ -29,41 +29,47 @@ which a robots.txt parser recognises no line), ``no_rules`` (a robots.txt withou
 disallow line) and ``with_rules``."""
 
 NOT_ARCHIVED = "not in the archive"
-"""The detail of the failure that stands for a request an archive holds no answer to."""
+"""The detail of the failure that stands for a request an archive holds no answer to: an
+archive answers such a request with ``Failure("other", NOT_ARCHIVED)``, and :func:`outcome_of`
+reads it back from the entry's reason as data (``why.detail``), never from its sentence."""
 
 _MARKUP = (b"<!doctype", b"<html", b"<head", b"<body", b"<?xml", b"<!--", b"<script", b"<meta", b"<title", b"<div",
            b"<table", b"<p>", b"<br", b"<center", b"<h1")
 """How the markup served in robots.txt's place starts (lower case, after blanks and a BOM)."""
 
 
-def not_robots_txt(body: bytes) -> bool:
+def not_robots_txt(body: bytes, robots: RobotsTxt | None = None) -> bool:
     """Whether a 2xx ``body`` is something else than a robots.txt: it starts as markup (an HTML
     page, XML), or it has lines but a robots.txt parser recognises none of them (no group, rule,
-    sitemap or other directive). An empty or comment-only body is a robots.txt without rules."""
+    sitemap or other directive). An empty or comment-only body is a robots.txt without rules.
+    ``robots``: ``body`` parsed already (in Google's mode), so it is not parsed again."""
     start = body[:512].lstrip(b"\xef\xbb\xbf \t\r\n\f\v").lower()
     if start.startswith(_MARKUP):
         return True
     if not start:
         return False
-    robots = parse(body)
+    robots = robots if robots is not None else parse(body)
     if robots.groups or robots.sitemaps or robots.extensions:
         return False
     return any(line.strip() and not line.lstrip().startswith(b"#") for line in body[:65536].splitlines())
 
 
-def outcome_of(entry: Entry | None) -> str:
-    """The :data:`OUTCOMES` class of the latest attempt ``entry`` records (None: ``no_capture``)."""
+def outcome_of(entry: Entry | None, robots: RobotsTxt | None = None) -> str:
+    """The :data:`OUTCOMES` class of the latest attempt ``entry`` records (None: ``no_capture``);
+    ``robots``: the entry's body parsed already in Google's mode (read, not parsed again)."""
     if entry is None:
         return "no_capture"
     status = entry.status
     if entry.outcome == "rules":  # a 2xx: the body is the good copy this attempt brought
-        if not_robots_txt(entry.body):
+        same = robots is not None and robots.mode == "google" and robots.body == entry.body
+        robots = robots if same and robots is not None else parse(entry.body)
+        if not_robots_txt(entry.body, robots):
             return "not_robots_txt"
-        return "with_rules" if any(group.rules for group in parse(entry.body).groups) else "no_rules"
+        return "with_rules" if any(group.rules for group in robots.groups) else "no_rules"
     if 300 <= status < 400 or (status == 0 and entry.outcome == "allow"):  # F3: not followed, or unusable
         return "redirect_unresolved"
-    if status == 0 and entry.reason.endswith(NOT_ARCHIVED):  # a redirect hop the archive does not hold
-        return "redirect_unresolved"
+    if status == 0 and entry.why.code == "network" and entry.why.detail == NOT_ARCHIVED:
+        return "redirect_unresolved"  # a redirect hop the archive does not hold
     if status in (401, 403):
         return "forbidden"
     if 400 <= status < 500 and status != 429:

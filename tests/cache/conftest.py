@@ -13,6 +13,7 @@ behind the store's back, as another program or a damaged disk would.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import signal
@@ -31,6 +32,7 @@ import pytest
 from robotrules.cache import MemoryStore, RedisStore, SQLiteStore
 from robotrules.cache.base import Store
 from robotrules.core.policy import Entry
+from robotrules.core.reasons import from_fields
 from tests.needs import unavailable
 from tests.servers.privileges import Unavailable, file_permissions_apply
 
@@ -213,7 +215,12 @@ def _loose_entry(blob: bytes) -> object:
     head, sep, body = blob.partition(b"\n")
     try:
         meta = json.loads(head)
-        return Entry(body=body, **meta) if sep and isinstance(meta, dict) else blob
+        if not (sep and isinstance(meta, dict)):
+            return blob
+        if isinstance(meta.get("why"), dict):  # the reason as a Reason, when it is one
+            with contextlib.suppress(ValueError):
+                meta["why"] = from_fields(meta["why"])
+        return Entry(body=body, **meta)
     except (TypeError, ValueError):
         return blob
 

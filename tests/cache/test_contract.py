@@ -36,6 +36,7 @@ from hypothesis import strategies as st
 
 from robotrules.cache import RedisStore, SQLiteStore, Store, decode_entry, encode_entry
 from robotrules.core.policy import Entry
+from robotrules.core.reasons import Reason
 from robotrules.errors import StoreError
 from tests.hypo import examples
 
@@ -350,6 +351,7 @@ BAD_VALUES: dict[str, bytes] = {
     "url-other-scheme": _blob(url="http://example.com/robots.txt"),
     "missing-field": encode_entry(sample_entry(URL, b"")).replace(b',"status":200', b""),
     "unknown-field": _blob(extra=1),
+    "why-decides": _blob(why={"code": "rules", "status": 200, "decides": "good-copy"}),
     "garbage": b"\x00\xffgarbage\x13\x37" * 40,
     "empty": b"",
     "no-newline": b'{"url": "x"}',
@@ -396,7 +398,9 @@ def test_entry_stored_under_another_key_is_not_installed_for_it(
     [
         {"status": True}, {"status": -1}, {"fetched_at": math.nan}, {"expires_at": math.inf},
         {"fetched_at": -1.0}, {"good_at": 1e308}, {"failures": -1}, {"outcome": "maybe"},
-        {"body": "text"}, {"reason": None},
+        {"body": "text"}, {"reason": None}, {"why": "200: rules from the body"},
+        {"why": Reason("rules", 200, decides="good-copy")}, {"why": Reason("rules", "200")},  # type: ignore[arg-type]
+        {"why": Reason("no-such-code")},  # type: ignore[arg-type]
     ],
     ids=lambda bad: "-".join(f"{k}={v!r}" for k, v in bad.items()),
 )

@@ -52,7 +52,7 @@ def test_failure_written_after_a_good_copy_keeps_the_good_copy() -> None:
         stored.body, stored.good_status, stored.good_at, stored.final_url)
     decides = standing(merged, T + 90_001, POLICY)
     assert (decides.kind, decides.body, decides.status) == ("rules", stored.body, 200)
-    assert "the last good copy (200) decides" in decides.reason
+    assert (decides.why.decides, decides.why.good_status) == ("good-copy", 200)
     assert decides.until == failed.expires_at  # retried on the failure's back-off (F5)
 
 

@@ -135,7 +135,8 @@ def test_a_dead_server_is_full_disallow(make_client):
 
     result = make_client().check(f"http://127.0.0.1:{free_port()}/x", "bot")
     assert (result.allowed, result.state.status, result.state.kind) == (False, 0, "disallow")
-    assert "connect" in result.state.reason
+    assert (result.state.why.code, result.state.why.failure, result.state.why.decides) == ("network", "connect",
+                                                                                          "disallow")
 
 
 # -- C1-C4 -----------------------------------------------------------------------------------------------------
@@ -179,7 +180,7 @@ def test_a_failed_refresh_keeps_the_good_copy(server, make_client, clock):
     result = client.check(url, "bot")
     assert server.hits("/robots.txt") == 2
     assert (result.allowed, result.line, result.state.kind, result.state.status) == (False, 2, "rules", 200)
-    assert result.state.failures == 1 and "last good copy" in result.state.reason
+    assert result.state.failures == 1 and result.state.why.decides == "good-copy"
     assert client.allowed(f"http://127.0.0.1:{server.port}/public", "bot")
 
 

@@ -44,7 +44,7 @@ def test_a_failing_store_read_during_a_5xx_keeps_the_in_process_good_copy_here_a
     result = one.check(base + "/private/x", "bot")
     assert server.hits("/robots.txt") == 2
     assert (result.allowed, result.line, result.state.kind, result.state.status) == (False, 2, "rules", 200)
-    assert result.state.failures == 1 and "last good copy" in result.state.reason
+    assert result.state.failures == 1 and result.state.why.decides == "good-copy"
     assert one.allowed(base + "/public", "bot")
 
     other = make_client(shared)  # another process on the same store: it sees the good copy, not a full disallow

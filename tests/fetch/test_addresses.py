@@ -300,8 +300,8 @@ def test_redirect_to_an_internal_service_is_not_followed(
     url = server.route("/robots.txt", redirect(302, location))
     entry = fetch(url, addresses=EntryOnly(server.port, names))
     assert (entry.outcome, entry.body) == ("allow", b"")
-    assert "treated as 404" in entry.reason
-    assert ("userinfo" if target == "userinfo" else "not a public address") in entry.reason, entry.reason
+    assert entry.why.code == "redirect-unusable", entry.reason
+    assert ("userinfo" if target == "userinfo" else "not a public address") in entry.why.detail, entry.reason
     assert "hunter2" not in entry.reason + entry.final_url  # credentials are not recorded
     assert standing(entry, NOW, TEST_POLICY).kind == "allow"
     assert {name: count() for name, count in counters.items()} == dict.fromkeys(counters, 0)
@@ -343,7 +343,7 @@ def test_a_name_that_does_not_resolve_is_still_a_dns_failure(fetch: Run) -> None
     """Issue #8, F8: with the policy on, a name without addresses is a network failure (full disallow), not a refusal."""
     entry = fetch("http://down.invalid/robots.txt", addresses=EntryOnly(1, {"down.invalid": None}))
     assert (entry.outcome, entry.status) == ("error", 0)
-    assert entry.reason.startswith("dns error"), entry.reason
+    assert (entry.why.code, entry.why.failure) == ("network", "dns"), entry.reason
 
 
 def test_tls_is_verified_for_the_host_name_not_the_address() -> None:
@@ -383,7 +383,7 @@ def test_redirect_with_userinfo_is_never_followed_by_default(
     location = target.replace("://", "://admin:hunter2@")
     entry = fetch(server.route("/robots.txt", redirect(301, location)))
     assert (entry.outcome, entry.body) == ("allow", b"")
-    assert "userinfo" in entry.reason and "treated as 404" in entry.reason
+    assert entry.why.code == "redirect-unusable" and "userinfo" in entry.why.detail
     assert entry.final_url == target  # recorded without the credentials
     assert "hunter2" not in entry.reason
     assert (internal.connections, ftp_server.connections) == (0, 0)

@@ -132,7 +132,7 @@ async def test_async_deadline_cancels_a_hung_read(server: HTTPServer, clock: Fak
     server.route("/robots.txt", delayed(3600, respond(200)))  # an answer after an hour
     entry = await fetcher.fetch(server.url(), None, clock)
     await fetcher.aclose()
-    assert (entry.outcome, entry.status) == ("error", 0) and entry.reason.startswith("timeout")
+    assert (entry.outcome, entry.status, entry.why.code, entry.why.failure) == ("error", 0, "network", "timeout")
 
 
 # -- C1: freshness ----------------------------------------------------------------------------
@@ -185,7 +185,7 @@ def test_failed_refresh_keeps_the_good_copy_until_a_good_answer_replaces_it(
     assert failed.final_url == good.final_url
     now_standing = standing(failed, clock.now, TEST_POLICY)
     assert (now_standing.kind, now_standing.body, now_standing.age) == ("rules", ROBOTS, 3600)
-    assert "last good copy" in now_standing.reason
+    assert now_standing.why.decides == "good-copy"
     # Long after: still the good copy, not the F6 full allow (that is only for "no cached copy").
     assert standing(failed, clock.now + 60 * DAY, TEST_POLICY).kind == "rules"
 

@@ -41,7 +41,7 @@ def test_ftp_server_not_running_is_an_error(fetch: Run) -> None:
     """S5, F8: nothing listening on the FTP port: a failed request, full disallow."""
     entry = fetch(f"ftp://127.0.0.1:{free_port()}/robots.txt")
     assert (entry.outcome, entry.status, entry.failures) == ("error", 0, 1)
-    assert entry.reason.startswith("connect error"), entry.reason
+    assert (entry.why.code, entry.why.failure) == ("network", "connect"), entry.reason
     assert entry.expires_at == NOW + TEST_POLICY.retry_after_error
     assert standing(entry, NOW, TEST_POLICY).kind == "disallow"
 
@@ -95,4 +95,4 @@ def test_ftp_server_that_never_greets_times_out(fetch: Run) -> None:
     with HTTPServer() as silent:  # waits for an HTTP request that an FTP client never sends
         entry = fetch(f"ftp://127.0.0.1:{silent.port}/robots.txt", policy=Policy(fetch_timeout=0.6))
     assert (entry.outcome, entry.status) == ("error", 0)
-    assert entry.reason.startswith("timeout error"), entry.reason
+    assert (entry.why.code, entry.why.failure) == ("network", "timeout"), entry.reason

@@ -116,7 +116,7 @@ def test_truncated_gzip_stream_is_a_protocol_failure(fetch: Run, server: HTTPSer
     data = data[: len(data) // 2] if cut == "inside the deflate data" else data[:-4]
     entry = fetch(server.route("/robots.txt", respond(200, data, {"Content-Encoding": "gzip"})))
     assert (entry.outcome, entry.status) == ("error", 0)
-    assert entry.reason.startswith("protocol error")
+    assert (entry.why.code, entry.why.failure) == ("network", "protocol")
 
 
 def test_gzip_body_over_the_limit_once_decoded_is_cut_after_decoding(fetch: Run, server: HTTPServer) -> None:

@@ -25,7 +25,7 @@ NOT_ROBOTS_ERRORS = {
                                          "(DESIGN: core is standard library only; tests/core checks it); "
                                          "robotrules.core.usage reads a statement that fails as unknown and "
                                          "robotrules.edit raises EditRefused for it",
-    "robotrules.batch.warc.NotAnArchive": "an internal signal of the WARC reader: robotrules.batch.sources turns "
+    "robotrules.batch.inputs.warc.reading.NotAnArchive": "an internal signal of the WARC reader: robotrules.batch.inputs turns "
                                           "it into a SourceError before it reaches a caller",
     "robotrules.fetch.body.InvalidBody": "an internal signal of the body reader: the fetchers turn it into an "
                                          "answer (an invalid response), never raised to a caller",
@@ -135,10 +135,10 @@ def test_there_is_one_damaged_archive_and_it_is_a_source_error() -> None:
     SourceError`` keeps catching it, and what it names survives pickling (worker processes)."""
     import pickle
 
-    from robotrules.batch import BadRecord, DamagedArchive, SourceError, sources
+    from robotrules.batch import BadRecord, DamagedArchive, SourceError
 
-    assert DamagedArchive is sources.DamagedArchive is errors.DamagedArchive
-    assert SourceError is sources.SourceError is errors.SourceError
+    assert DamagedArchive is errors.DamagedArchive
+    assert SourceError is errors.SourceError
     damaged = pickle.loads(pickle.dumps(DamagedArchive(BadRecord("a.warc.gz", 42, "cut short"))))
     assert isinstance(damaged, SourceError)
     assert (damaged.path, damaged.offset, damaged.detail) == ("a.warc.gz", 42, "cut short")

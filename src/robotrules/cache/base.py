@@ -32,9 +32,11 @@ from __future__ import annotations
 import json
 import logging
 import math
+from dataclasses import fields
 from typing import Protocol, runtime_checkable
 
 from robotrules.core.policy import Entry
+from robotrules.core.reasons import Reason, from_fields
 from robotrules.errors import RobotsError
 
 __all__ = [
@@ -152,9 +154,10 @@ def validate_entry(entry: object, key: str | None = None) -> Entry:
     Checked: every field has its declared type exactly (a ``bool`` is not an ``int``; times may
     be ``int`` or ``float``); times are finite, in ``[0, MAX_TIME]`` (``good_at`` and
     ``failing_since`` may be None); ``status`` and ``good_status`` in ``[0, MAX_STATUS]``;
-    ``outcome`` one of "rules", "allow", "error"; ``failures >= 0``; ``body`` is ``bytes``; and,
-    given ``key``, ``url == key`` (an entry stored under another URL is not this key's: installing
-    it would make one host's rules decide for another).
+    ``outcome`` one of "rules", "allow", "error"; ``failures >= 0``; ``body`` is ``bytes``;
+    ``why`` an attempt's :class:`~robotrules.core.reasons.Reason` with a known code and fields of
+    their types; and, given ``key``, ``url == key`` (an entry stored under another URL is not this
+    key's: installing it would make one host's rules decide for another).
 
     Why: entries come back from files and servers that other processes, older versions, or
     people write; an unchecked field would raise out of ``allowed()`` in every process reading
@@ -179,13 +182,46 @@ def validate_entry(entry: object, key: str | None = None) -> Entry:
     _time("failing_since", entry.failing_since, optional=True)
     _str("final_url", entry.final_url)
     _int("redirects", entry.redirects, _MAX_REDIRECTS)
+    _reason(entry.why)
     return entry
 
 
+def _reason(why: object) -> None:
+    """``why`` is an attempt's :class:`~robotrules.core.reasons.Reason` with fields of their types."""
+    if not isinstance(why, Reason):
+        raise InvalidEntry(f"why is {type(why).__name__}, not a Reason")
+    try:
+        from_fields({spec.name: getattr(why, spec.name) for spec in fields(why)})  # every field of its type
+    except ValueError as exc:
+        raise InvalidEntry(f"why: {exc}") from None
+    if why.decides != "attempt":
+        raise InvalidEntry(f"why.decides is {_show(why.decides)}: an entry's reason is its attempt's")
+
+
 def encode_entry(entry: Entry) -> bytes:
-    """One self-describing blob: a JSON line of metadata, then the raw body bytes."""
-    meta = {name: getattr(entry, name) for name in _META_FIELDS}
+    """One self-describing blob: a JSON line of metadata, then the raw body bytes.
+
+    The metadata are the entry's fields by name, ``why`` (the reason as data) as a JSON object of
+    :meth:`~robotrules.core.reasons.Reason.to_fields`. Versions before it wrote no ``why``: their
+    blobs still decode (:func:`_reason_of`)."""
+    meta: dict[str, object] = {name: getattr(entry, name) for name in _META_FIELDS}
+    meta["why"] = entry.why.to_fields()
     return json.dumps(meta, separators=(",", ":")).encode() + b"\n" + entry.body
+
+
+def _reason_of(meta: dict[str, object]) -> Reason | None:
+    """The reason stored in an entry's metadata (``why``), or None when it has none that this
+    version can read: a blob an older version wrote (no ``why``), or one a newer version wrote
+    with a code this one does not know. The entry then gets its reason from its sentence, by
+    :func:`~robotrules.core.reasons.from_sentence` (:class:`~robotrules.core.policy.Entry`
+    does that when it is made without one): the one fallback, so such a blob still reads."""
+    why = meta.pop("why", None)
+    if not isinstance(why, dict):
+        return None
+    try:
+        return from_fields(why)
+    except ValueError:
+        return None
 
 
 def decode_entry(blob: bytes, key: str | None = None) -> Entry:
@@ -203,7 +239,8 @@ def decode_entry(blob: bytes, key: str | None = None) -> Entry:
         meta = json.loads(head)
         if not isinstance(meta, dict):
             raise TypeError(f"metadata is a JSON {type(meta).__name__}, not an object")
-        entry = Entry(body=body, **meta)
+        why = _reason_of(meta)
+        entry = Entry(body=body, **meta) if why is None else Entry(body=body, why=why, **meta)
     except (TypeError, ValueError, RecursionError) as exc:  # RecursionError: deeply nested JSON
         raise ValueError(f"not an encoded robotrules entry: {str(exc)[:200]}") from None
     return validate_entry(entry, key)

@@ -5,7 +5,7 @@ a shared store. It keeps :class:`~robotrules.core.policy.Entry` objects as they 
 immutable, so handing the same object to several threads is safe) in an ordered dict used as an
 LRU, bounded both by the number of entries and by an estimate of the bytes they hold.
 
-Size of an entry: ``len(body) + len(url) + len(reason) + len(final_url) + ENTRY_OVERHEAD``,
+Size of an entry: ``len(body) + len(url) + len(reason) + len(why.detail) + len(final_url) + ENTRY_OVERHEAD``,
 where :data:`ENTRY_OVERHEAD` is a fixed estimate of the Python objects around them. The estimate
 is deliberately simple: it bounds memory to within a small constant factor, not exactly.
 
@@ -35,15 +35,16 @@ from robotrules.core.policy import Entry, merge
 __all__ = ["ENTRY_OVERHEAD", "MemoryStore"]
 
 ENTRY_OVERHEAD = 512
-"""Bytes charged per entry on top of its strings and body: the Entry object, its floats and ints,
-the dict slot and the LRU links (an estimate, measured roughly on CPython 3.11)."""
+"""Bytes charged per entry on top of its strings and body: the Entry object and its Reason, their
+floats and ints, the dict slot and the LRU links (an estimate, measured roughly on CPython 3.11)."""
 
 _SWEEP_MIN = 1024  # expired locks are swept once this many are held, then at double the count
 
 
 def entry_size(entry: Entry) -> int:
     """The bytes an entry is charged for (see the module docstring)."""
-    return len(entry.body) + len(entry.url) + len(entry.reason) + len(entry.final_url) + ENTRY_OVERHEAD
+    strings = len(entry.url) + len(entry.reason) + len(entry.why.detail) + len(entry.final_url)
+    return len(entry.body) + strings + ENTRY_OVERHEAD
 
 
 class MemoryStore:

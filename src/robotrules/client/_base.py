@@ -18,7 +18,7 @@ from robotrules.answers import CacheState, CheckResult, RobotsState, StoreState,
 from robotrules.cache.base import Store
 from robotrules.cache.memory import MemoryStore
 from robotrules.client._breaker import Breaker
-from robotrules.client._cost import DEFAULT_CACHE_BYTES, MiB, parsed_cost, slot_cost
+from robotrules.client._cost import DEFAULT_CACHE_BYTES, parsed_cost, slot_cost
 from robotrules.client._flights import KeyLocks
 from robotrules.client._slots import Slot, Slots
 from robotrules.core.agents import user_agent_token
@@ -28,7 +28,7 @@ from robotrules.core.robotstxt import RobotsTxt, parse
 from robotrules.core.urls import Scope
 from robotrules.errors import InvalidURL, UnsupportedScheme
 from robotrules.fetch import DEFAULT_USER_AGENT, AddressPolicy
-from robotrules.hosts import robots_scope
+from robotrules.hosts import ORIGIN_MEMO_BYTES, OriginMemo, robots_scope
 
 __all__ = ["GRANTED", "ORIGIN_MEMO_BYTES", "ClientBase", "UserAgents", "never"]
 
@@ -39,12 +39,6 @@ UserAgents = str | Sequence[str]
 _F = TypeVar("_F")  # the fetcher: Fetcher or AsyncFetcher
 _L = TypeVar("_L")  # the per-URL lock: threading.Lock or anyio.Lock
 
-ORIGIN_MEMO_BYTES = 8 * MiB
-"""Budget of the memo origin -> robots.txt URL (estimated bytes); past it the memo starts over.
-About 40,000 typical origins; an origin longer than 1,024 characters is never kept."""
-
-_ORIGIN_MEMO_MAX = 1024  # characters: a real origin (253-byte host, port, user info) is shorter
-_ORIGIN_MEMO_ENTRY = 160  # bytes per memo entry on top of its two strings: str headers, dict slot
 
 GRANTED: str | None = ""
 """What a failed or skipped acquire answers: go ahead, without the store's lock."""
@@ -102,8 +96,7 @@ class ClientBase(Generic[_F, _L]):
         parse(b"", mode=mode)  # a bad mode fails here, not at the first check
         self._slots = Slots(cache_size, cache_bytes)
         self._table = self._slots.table  # the hot path reads it directly
-        self._origins: dict[str, str] = {}
-        self._origins_bytes = 0
+        self._origins: OriginMemo[str] = OriginMemo(lambda url: url)  # filled by _key (the scope is wanted too)
         self._lock_wait = self.policy.fetch_timeout + 5.0
         if fetcher is not None and (http_client is not None or addresses is not None):
             raise ValueError("give either fetcher or http_client/addresses: a fetcher makes its own connections")
@@ -147,10 +140,7 @@ class ClientBase(Generic[_F, _L]):
         """:meth:`robots_url`, with the origin when it was worked out now (None: from the memo)."""
         if not isinstance(url, str):
             raise TypeError(f"url must be str, not {type(url).__name__}")
-        start = url.find("://")
-        end = url.find("/", start + 3) if start > 0 else -1
-        origin = url if end < 0 else url[:end]
-        known = self._origins.get(origin)
+        known = self._origins.known(url)
         if known is not None:
             return known, None
         try:
@@ -160,14 +150,7 @@ class ClientBase(Generic[_F, _L]):
         if scope.scheme not in FETCHABLE_SCHEMES:  # robots_scope() lower-cases the scheme
             raise UnsupportedScheme(f"cannot fetch a robots.txt for {url!r}: only http, https and ftp have one")
         found = scope.robots_url()
-        if (start > 0 and len(origin) <= _ORIGIN_MEMO_MAX
-                and "?" not in origin and "#" not in origin and "\\" not in origin):
-            cost = len(origin) + len(found) + _ORIGIN_MEMO_ENTRY
-            if self._origins_bytes + cost > ORIGIN_MEMO_BYTES:
-                self._origins.clear()
-                self._origins_bytes = 0
-            self._origins[origin] = found
-            self._origins_bytes += cost
+        self._origins.remember(url, found)
         return found, scope
 
     def screen(self, url: str) -> str:
@@ -234,8 +217,8 @@ class ClientBase(Generic[_F, _L]):
             else:
                 robots = ready[1] if ready is not None and ready[0] == stand.body else parse(stand.body, mode=self.mode)
                 parsed = parsed_cost(robots)
-        state = RobotsState(entry.url, stand.kind, stand.status, stand.reason, robots, age=_age(entry, now), cache=cache,
-                            failures=entry.failures, entry=entry, store=self.store_state)
+        state = RobotsState(entry.url, stand.kind, stand.status, stand.reason, robots, why=stand.why, age=_age(entry, now),
+                            cache=cache, failures=entry.failures, entry=entry, store=self.store_state)
         # until: the expiry or the F6 flip, the policy's number
         slot = Slot(stand.until, state, self._slots.next_seq(), slot_cost(entry, robots, parsed), parsed)
         self._slots.keep(entry.url, slot)

@@ -82,6 +82,6 @@ def parsed_cost(robots: RobotsTxt) -> int:
 
 def slot_cost(entry: Entry, robots: RobotsTxt | None, parsed: int) -> int:
     """The bytes an in-process slot is charged: its entry, and ``parsed`` (:func:`parsed_cost`) with ``robots``."""
-    cost = _COST_PER_SLOT + 2 * len(entry.url) + 2 * len(entry.reason) + len(entry.final_url)
+    cost = _COST_PER_SLOT + 2 * len(entry.url) + 2 * len(entry.reason) + len(entry.why.detail) + len(entry.final_url)
     cost += len(entry.body) if robots is None else _COST_PER_BYTE * max(len(entry.body), len(robots.body)) + parsed
     return cost

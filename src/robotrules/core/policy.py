@@ -24,6 +24,10 @@ One attempt to (re)fetch a robots.txt is a :class:`Fetch` walked through these s
                  probe 5xx and home 2xx: the site answers 5xx for missing pages -> Entry "allow" (F7)
                  anything else -------------------------------------------------> Entry "error"
 
+Every entry and standing says why as data, a :class:`~robotrules.core.reasons.Reason` (``why``: a
+code and its details), beside the sentence people read (``reason``, rendered from it by
+:func:`robotrules.core.reasons.render`); programs compare codes, never sentences.
+
 An "error" entry keeps the previous entry's last good copy (C2) and counts the failure streak;
 :func:`standing` turns an entry and ``now`` into what decides: the good copy while failing,
 else full disallow, and after ``unreachable_after`` seconds of failure with no good copy, full
@@ -54,6 +58,7 @@ from typing import Literal, NamedTuple
 from urllib.parse import urljoin, urlsplit
 
 from robotrules.core.lexer import SIZE_LIMIT
+from robotrules.core.reasons import Reason, from_sentence
 
 __all__ = [
     "FETCHABLE_SCHEMES",
@@ -65,11 +70,13 @@ __all__ = [
     "Policy",
     "Response",
     "Standing",
+    "StandingKind",
     "age",
     "begin",
     "flips_at",
     "fresh",
     "merge",
+    "restated",
     "standing",
 ]
 
@@ -78,11 +85,18 @@ Outcome = Literal["rules", "allow", "error"]
 
 Purpose = Literal["robots", "probe-missing", "probe-home"]
 
+StandingKind = Literal["rules", "allow", "disallow"]
+"""What decides at a moment (:attr:`Standing.kind`): the rules of a body (F2), everything allowed
+(F4, F6) or everything disallowed (F5, F8). ``robotrules.answers.Kind`` adds "unknown"."""
+
 FETCHABLE_SCHEMES = frozenset({"http", "https", "ftp"})
 """S5: the schemes the fetchers speak (lower case): the client refuses a URL of another scheme
 (``UnsupportedScheme``) and a redirect elsewhere ends the chain (F3)."""
 
 DAY = 86_400.0
+
+_UNSTATED = Reason("unknown", detail="not stated")
+"""The default of :attr:`Entry.why`: the entry says why in its sentence alone (made as older versions did)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +217,12 @@ class Entry:
     ``failures`` counts consecutive failed attempts since ``failing_since``. ``final_url`` is
     where the good copy's redirects ended and ``redirects`` how many hops led there (F3), so
     an explanation can show them.
+
+    ``why`` is the latest attempt's reason as data (a :class:`~robotrules.core.reasons.Reason`;
+    its ``decides`` is always "attempt"), ``reason`` the sentence people read, rendered from it when
+    the entry was made. An entry made without ``why`` (read from a store that an older version
+    wrote, built by code that knows only the sentence) gets it from ``reason`` by
+    :func:`~robotrules.core.reasons.from_sentence`, the one fallback, when it is made.
     """
 
     url: str
@@ -218,6 +238,13 @@ class Entry:
     failing_since: float | None = None
     final_url: str = ""
     redirects: int = 0
+    why: Reason = field(default=_UNSTATED)
+
+    def __post_init__(self) -> None:
+        if self.why is _UNSTATED:  # made as older versions made entries: the sentence says why
+            reason = self.reason if isinstance(self.reason, str) else ""  # stores validate the types after
+            status = self.status if type(self.status) is int else 0
+            object.__setattr__(self, "why", from_sentence(reason, status, standing=False))
 
 
 class Standing(NamedTuple):
@@ -226,15 +253,17 @@ class Standing(NamedTuple):
     ``age`` is how old the deciding copy is (seconds; 0 for a decision made without one): see
     :func:`age`. ``until``: the standing (everything here but ``age``) holds while
     ``now < until``; at ``until`` the entry is due for a refetch (``expires_at``, C1) or, for a
-    full disallow, the F6 flip to full allow has happened, whichever comes first.
+    full disallow, the F6 flip to full allow has happened, whichever comes first. ``why`` is
+    ``reason`` as data: the entry's :attr:`Entry.why`, saying what decides meanwhile (``decides``).
     """
 
-    kind: Literal["rules", "allow", "disallow"]
+    kind: StandingKind
     body: bytes
     status: int
     reason: str
     age: float
     until: float
+    why: Reason
 
 
 def fresh(entry: Entry, now: float) -> bool:
@@ -274,19 +303,30 @@ def standing(entry: Entry, now: float, policy: Policy) -> Standing:
 
     A good copy decides while refreshes fail, however long (C2, F6); with none, a failing
     robots.txt is full disallow (F5) until it has failed for ``unreachable_after`` (F6).
+
+    The sentence repeats the entry's own (``reason``, as it was stored) and adds what decides
+    meanwhile, by :func:`~robotrules.core.reasons.render`.
     """
     flip = flips_at(entry, policy)
     if flip is None:
-        why = entry.reason if entry.failures == 0 else f"{entry.reason}; the last good copy ({entry.good_status}) decides"
+        why = entry.why
+        if entry.failures:
+            why = replace(why, decides="good-copy", good_status=entry.good_status)
+        said = _said(entry, why)
         if 200 <= entry.good_status < 300:
-            return Standing("rules", entry.body, entry.good_status, why, age(entry, now), entry.expires_at)
-        return Standing("allow", b"", entry.good_status, why, age(entry, now), entry.expires_at)
+            return Standing("rules", entry.body, entry.good_status, said, age(entry, now), entry.expires_at, why)
+        return Standing("allow", b"", entry.good_status, said, age(entry, now), entry.expires_at, why)
     if now > flip:
-        days = policy.unreachable_after / DAY
-        why = f"{entry.reason}; unreachable for over {days:g} days and no cached copy: full allow"
-        return Standing("allow", b"", entry.status, why, 0.0, entry.expires_at)
+        why = replace(entry.why, decides="unreachable", days=policy.unreachable_after / DAY)
+        return Standing("allow", b"", entry.status, _said(entry, why), 0.0, entry.expires_at, why)
     until = min(entry.expires_at, math.nextafter(flip, math.inf))  # the first instant with now > flip
-    return Standing("disallow", b"", entry.status, f"{entry.reason}: full disallow", 0.0, until)
+    why = replace(entry.why, decides="disallow")
+    return Standing("disallow", b"", entry.status, _said(entry, why), 0.0, until, why)
+
+
+def _said(entry: Entry, why: Reason) -> str:
+    """The sentence of a standing: the entry's own words, then what decides meanwhile."""
+    return entry.reason if why.decides == "attempt" else why.sentence(said=entry.reason)
 
 
 def merge(stored: Entry | None, new: Entry) -> Entry:
@@ -298,9 +338,10 @@ def merge(stored: Entry | None, new: Entry) -> Entry:
     - the good copy (``body``, ``good_status``, ``good_at``, ``final_url``, ``redirects``: what
       the last good answer said, where its redirects ended and after how many hops) comes from whichever entry holds the newer
       one, by ``good_at``; a copy beats none, and on a tie ``new`` wins;
-    - the latest attempt (``outcome``, ``status``, ``reason``, ``fetched_at``, ``expires_at``,
-      ``failures``, ``failing_since``) comes from the newer attempt, by ``fetched_at``; on a tie
-      ``new`` wins. With neither holding a good copy, the whole entry is the newer attempt.
+    - the latest attempt (``outcome``, ``status``, ``reason``, ``why``, ``fetched_at``,
+      ``expires_at``, ``failures``, ``failing_since``) comes from the newer attempt, by
+      ``fetched_at``; on a tie ``new`` wins. With neither holding a good copy, the whole entry is
+      the newer attempt.
 
     So a failure written after a success keeps the success's copy, which goes on deciding in
     :func:`standing` (C2: ``good_at`` is set), with the failure's back-off as ``expires_at`` and
@@ -355,24 +396,23 @@ class Fetch:
         if self.purpose != "robots":
             return self._apply_probe(result, now)
         if isinstance(result, Failure) and result.kind == "redirect":  # the transport could not resolve Location
-            why = f"redirect to an unusable Location ({result.detail})"
-            return self._good("allow", 0, f"{why}: treated as 404, full allow", {}, b"", now)
+            return self._good("allow", Reason("redirect-unusable", 0, detail=result.detail), {}, b"", now)
         if isinstance(result, Failure):
-            return self._error(0, f"{result.kind} error" + (f": {result.detail}" if result.detail else ""), {}, now)
+            return self._error(Reason("network", 0, failure=result.kind, detail=result.detail), {}, now)
         status, headers, body = result
         if 200 <= status < 300:
-            return self._good("rules", status, f"{status}: rules from the body", headers, body[: self.policy.size_limit], now)
+            return self._good("rules", Reason("rules", status), headers, body[: self.policy.size_limit], now)
         if 300 <= status < 400:
             return self._redirect(status, headers, now)
         if status == 429 and not self.policy.all_4xx_alike:
-            return self._error(status, "429: rate limited, treated as a server error", headers, now)
+            return self._error(Reason("rate-limited", status), headers, now)
         if 400 <= status < 500:
-            return self._good("allow", status, f"{status}: no robots.txt, full allow", headers, b"", now)
+            return self._good("allow", Reason("no-robots-txt", status), headers, b"", now)
         if 500 <= status < 600 and self.policy.detect_misconfigured_5xx:
             return replace(self, url=_probe_url(self.url), purpose="probe-missing", status=status, headers=headers)
         if 500 <= status < 600:
-            return self._error(status, f"{status}: server error", headers, now)
-        return self._error(status, f"invalid status {status}", headers, now)
+            return self._error(Reason("server-error", status), headers, now)
+        return self._error(Reason("invalid-status", status), headers, now)
 
     def _redirect(self, status: int, headers: Mapping[str, str], now: float) -> Fetch | Entry:
         """F3: follow ``Location`` up to ``max_redirects`` hops; a loop or the limit is a 404."""
@@ -384,19 +424,19 @@ class Fetch:
         except ValueError:
             target, scheme = "", "invalid"
         chain = self.chain or (self.url,)
-        why = ""
+        why: Reason | None = None
         if scheme == "invalid":
-            why = f"{status} with a malformed Location"
+            why = Reason("redirect-bad-location", status)
         elif not target:
-            why = f"{status} without a Location"
+            why = Reason("redirect-no-location", status)
         elif scheme not in FETCHABLE_SCHEMES:
-            why = f"{status} to an unsupported scheme"
+            why = Reason("redirect-bad-scheme", status)
         elif target in chain:
-            why = f"redirect loop back to {target}"
+            why = Reason("redirect-loop", status, detail=target)
         elif len(chain) > self.policy.max_redirects:
-            why = f"more than {self.policy.max_redirects} redirects"
-        if why:
-            return self._good("allow", status, f"{why}: treated as 404, full allow", headers, b"", now)
+            why = Reason("redirect-limit", status, limit=self.policy.max_redirects)
+        if why is not None:
+            return self._good("allow", why, headers, b"", now)
         return replace(self, url=target, chain=(*chain, target))
 
     def _apply_probe(self, result: Response | Failure, now: float) -> Fetch | Entry:
@@ -406,31 +446,32 @@ class Fetch:
         if self.purpose == "probe-missing" and ok and 500 <= code < 600:
             return replace(self, url=urljoin(self.url, "/"), purpose="probe-home")
         if self.purpose == "probe-home" and ok and 200 <= code < 300:
-            why = f"{self.status}, but the site answers 5xx for missing pages: treated as 404, full allow"
-            return self._good("allow", self.status, why, self.headers, b"", now)
-        return self._error(self.status, f"{self.status}: server error", self.headers, now)
+            return self._good("allow", Reason("missing-pages-5xx", self.status), self.headers, b"", now)
+        return self._error(Reason("server-error", self.status), self.headers, now)
 
-    def _good(self, outcome: Outcome, status: int, reason: str, headers: Mapping[str, str], body: bytes, now: float) -> Entry:
+    def _good(self, outcome: Outcome, why: Reason, headers: Mapping[str, str], body: bytes, now: float) -> Entry:
         """C1, C4: a good answer replaces the cached copy and lives for its TTL."""
+        status = why.status
         return Entry(
-            url=self.robots_url, outcome=outcome, status=status, reason=reason, fetched_at=now,
+            url=self.robots_url, outcome=outcome, status=status, reason=why.sentence(), fetched_at=now,
             expires_at=now + self.policy.ttl(headers), body=body, good_status=status, good_at=now,
-            final_url=self.url, redirects=max(0, len(self.chain) - 1),
+            final_url=self.url, redirects=max(0, len(self.chain) - 1), why=why,
         )
 
-    def _error(self, status: int, reason: str, headers: Mapping[str, str], now: float) -> Entry:
+    def _error(self, why: Reason, headers: Mapping[str, str], now: float) -> Entry:
         """C2, F5, F8: a failure keeps the last good copy and backs off; the streak carries over."""
         old = self.cached
+        status = why.status
         failures = (old.failures if old is not None else 0) + 1
         since = old.failing_since if old is not None and old.failures and old.failing_since is not None else now
         delay = self.policy.retry_delay(failures, status, headers, now)
         return Entry(
-            url=self.robots_url, outcome="error", status=status, reason=reason, fetched_at=now,
+            url=self.robots_url, outcome="error", status=status, reason=why.sentence(), fetched_at=now,
             expires_at=now + delay, body=old.body if old is not None else b"",
             good_status=old.good_status if old is not None else 0,
             good_at=old.good_at if old is not None else None, failures=failures, failing_since=since,
             final_url=old.final_url if old is not None else "",
-            redirects=old.redirects if old is not None else 0,
+            redirects=old.redirects if old is not None else 0, why=why,
         )
 
 
@@ -449,3 +490,10 @@ def begin(robots_url: str, cached: Entry | None, now: float, policy: Policy, *, 
     if cached is not None and not force and fresh(cached, now):
         return cached
     return Fetch(robots_url, policy, cached, robots_url, chain=(robots_url,))
+
+
+def restated(entry: Entry, why: Reason) -> Entry:
+    """``entry`` with the reason ``why`` (an attempt's: ``decides`` "attempt") and the sentence
+    rendered from it, nothing else changed: for a driver that knows more than the response said,
+    such as an archive that kept one byte past the size limit (``replace(entry.why, cut=limit)``, F9)."""
+    return replace(entry, why=why, reason=why.sentence())

@@ -1,7 +1,7 @@
 """Reading a robots.txt body as it arrives: decoded, and cut at the size limit (F8, F9).
 
 One reader for every way a body reaches robotrules: the live fetchers (:mod:`robotrules.fetch.http`)
-and the crawl archives (:mod:`robotrules.batch.warc`) feed it the raw bytes, in pieces of any size.
+and the crawl archives (:mod:`robotrules.batch.inputs.warc.reading`) feed it the raw bytes, in pieces of any size.
 Standard library only (zlib), so readers of archives need no HTTP client.
 """
 
