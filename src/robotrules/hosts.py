@@ -14,6 +14,11 @@ everything else (the URL's parts, ASCII hosts, IP addresses, ports, the DNS limi
 the mapping as an argument; the functions here pass it. ``idna`` is imported on first use, so
 ASCII hosts never load it.
 
+Finding a URL's robots.txt URL costs the URL's parsing and, for an international name, the
+mapping; a caller asking for many URLs of few sites remembers it by the URL's origin as written,
+in the one memo of the project, :class:`OriginMemo` (:func:`origin_of` says which URLs may share
+an answer).
+
 :func:`robots_url`, :func:`robots_scope` and :func:`same_scope` are the public
 ``robotrules.robots_url`` etc. They raise :class:`~robotrules.InvalidURL` (a ``ValueError``;
 ``TypeError`` for a non-str) for a URL no robots.txt can be fetched for; see
@@ -23,12 +28,24 @@ ASCII hosts never load it.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable
+from typing import Generic, TypeVar
 
 from robotrules.core import urls as _urls
 from robotrules.core.urls import Scope
 from robotrules.errors import InvalidURL
 
-__all__ = ["check_url", "domain_to_ascii", "robots_scope", "robots_url", "same_scope"]
+__all__ = ["ORIGIN_MEMO_BYTES", "OriginMemo", "check_url", "domain_to_ascii", "origin_of", "robots_scope", "robots_url",
+           "same_scope"]
+
+_T = TypeVar("_T")
+
+ORIGIN_MEMO_BYTES = 8 * 2**20
+"""The default budget of an :class:`OriginMemo` (estimated bytes); past it the memo starts over.
+About 40,000 typical origins; an origin longer than 1,024 characters is never kept."""
+
+_ORIGIN_MOST = 1024  # characters: a real origin (253-byte host, port, user info) is shorter
+_ORIGIN_ENTRY = 160  # bytes per memo entry on top of its strings: str headers, dict slot
 
 _RTL = frozenset({"R", "AL", "AN"})
 """Bidi classes that make a label right-to-left, and its domain a "Bidi domain name" (RFC 5893)."""
@@ -148,3 +165,81 @@ def check_url(url: str, *, paths: bool = False) -> str:
                              "starting with '/'") from None
         raise exc from None
     return url
+
+
+def origin_of(url: str) -> str:
+    """``"scheme://host[:port]"`` of ``url`` as written (everything before its path; user info
+    kept), by which URLs may share their robots.txt URL (S1); "" when none may: no ``://``, or a
+    ``?``, ``#`` or ``\\`` before the path (the host is then not what it looks like), or longer
+    than 1,024 characters."""
+    start = url.find("://")
+    if start <= 0:
+        return ""
+    end = url.find("/", start + 3)
+    origin = url if end < 0 else url[:end]
+    if len(origin) > _ORIGIN_MOST or "?" in origin or "#" in origin or "\\" in origin:
+        return ""
+    return origin
+
+
+class OriginMemo(Generic[_T]):
+    """``work(url)`` remembered by the URL's origin as written (:func:`origin_of`): the one memo of
+    a URL's robots.txt URL (S1-S5) for every caller that asks for many URLs of few sites.
+
+    ``work`` must depend only on that origin (the robots.txt URL does: same scheme, host and port);
+    what it raises is not remembered. A URL without an origin to share (:func:`origin_of` gives
+    "") is worked out each time. Bounded: past ``most_bytes`` (estimated: the strings and
+    :data:`_ORIGIN_ENTRY` per entry) the memo starts over. Safe to share between threads (racing
+    callers work out the same value; a clear loses only memos)."""
+
+    __slots__ = ("_found", "_spent", "most_bytes", "work")
+
+    def __init__(self, work: Callable[[str], _T], most_bytes: int = ORIGIN_MEMO_BYTES) -> None:
+        self.work = work
+        self.most_bytes = most_bytes
+        self._found: dict[str, _T] = {}
+        self._spent = 0
+
+    def __call__(self, url: str) -> _T:
+        """``work(url)``, remembered by the origin of ``url``."""
+        return self.with_origin(url)[0]
+
+    def with_origin(self, url: str) -> tuple[_T, str]:
+        """``work(url)`` and the origin it is remembered by ("" when it is not)."""
+        origin = origin_of(url)
+        if not origin:
+            return self.work(url), ""
+        found = self._found
+        if origin in found:
+            return found[origin], origin
+        value = self.work(url)
+        self._keep(origin, value)
+        return value, origin
+
+    def known(self, url: str) -> _T | None:
+        """What is remembered for the origin of ``url``, None when nothing is (work not done):
+        for a caller that needs more than the value when it works it out (:meth:`remember`)."""
+        origin = origin_of(url)
+        return self._found.get(origin) if origin else None
+
+    def remember(self, url: str, value: _T) -> None:
+        """Remember ``value``, worked out by the caller, for the origin of ``url`` (when it has one)."""
+        origin = origin_of(url)
+        if origin:
+            self._keep(origin, value)
+
+    def _keep(self, origin: str, value: _T) -> None:
+        cost = len(origin) + (len(value) if isinstance(value, str) else 0) + _ORIGIN_ENTRY
+        if self._spent + cost > self.most_bytes:
+            self._found.clear()
+            self._spent = 0
+        self._found[origin] = value
+        self._spent += cost
+
+    def clear(self) -> None:
+        """Forget every origin."""
+        self._found.clear()
+        self._spent = 0
+
+    def __len__(self) -> int:
+        return len(self._found)

@@ -24,7 +24,7 @@ def test_rule_and_verdict_changes_of_two_files(robotrules, tmp_path):
     assert "*  ~ changed now allow: /private/ (was disallow)  (old line 2, new line 5)" in done.stdout
     assert "*  - removed allow: /private/public  (old line 3)" in done.stdout
     assert "*  + added   disallow: /tmp/*.pdf$  (new line 6)" in done.stdout
-    assert "*  /tmp/.pdf  allowed -> disallowed  (new line 6: disallow: /tmp/*.pdf$)" in done.stdout
+    assert "*  /tmp/.pdf  allowed -> disallowed  (by line 6 of the new file: 'disallow: /tmp/*.pdf$')" in done.stdout
     assert "Googlebot" not in done.stdout  # Googlebot's own group did not change
 
 

@@ -25,7 +25,7 @@ def test_the_edited_file_goes_to_stdout_byte_for_byte_and_the_diff_to_stderr(con
     assert done.stdout == SITE + b"\r\nUser-agent: GPTBot\r\nDisallow: /\r\n"
     stderr = done.stderr.decode()
     assert "GPTBot:" in stderr
-    assert "/  allowed -> disallowed  (line 8: disallow: /)" in stderr
+    assert "/  allowed -> disallowed  (by line 8 of the new file: 'disallow: /')" in stderr
     assert "unchanged: *" in stderr
     assert (tmp_path / "robots.txt").read_bytes() == SITE  # no --write: the file is untouched
     assert not REQUIREMENT_ID.search(stderr)

@@ -54,6 +54,17 @@ def test_a_verdict_that_differs_from_the_expectation_fails_and_is_reported(robot
     assert "1 of 2 verdicts not as expected" in done.stderr
 
 
+def test_a_mismatch_says_why_in_the_words_of_the_verdict(robotrules, tmp_path):
+    """R1: a mismatch no rule decided says so as the verdict's sentence does (one wording,
+    robotrules.core.decision.rule_words), naming the path that was matched."""
+    (tmp_path / "robots.txt").write_bytes(DRAFT)
+    done = robotrules("test", "robots.txt", "--expect", "disallowed", "/public")
+    assert done.returncode == 1
+    assert "allowed for *: no rule matches '/public' (group 'user-agent: *')" in done.stdout
+    assert ("robotrules: not as expected: /public for *: expected disallowed, got allowed "
+            "(no rule matches '/public')") in done.stderr
+
+
 def test_an_expectations_file_guards_pages_with_mixed_verdicts(robotrules, tmp_path):
     (tmp_path / "robots.txt").write_bytes(DRAFT)
     (tmp_path / "expect.txt").write_text("# the pages that matter\nallow /\ndisallow /private/x\n\nallow /private/open\n")

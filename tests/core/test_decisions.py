@@ -30,7 +30,7 @@ def test_check_names_the_deciding_line_rule_group_and_path():
     assert (d.allowed, d.line, d.agent, d.path) == (False, 9, "googlebot", "/shrimp/tail?x")
     assert d.rule == robotrules.Rule(False, "/shrimp", 9, "/shrimp", 7)
     assert [g.line for g in d.groups] == [8]
-    assert d.explain() == "disallowed by line 9 'disallow: /shrimp' (group for 'googlebot')"
+    assert d.explain() == "disallowed by line 9: 'disallow: /shrimp' (group for 'googlebot')"
 
 
 def test_no_matching_rule_is_allowed_with_line_zero():

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-import robotrules.diff as diff_module
 from robotrules._budget import EVERY, Budget
+from robotrules.core.agents import product_token
 from robotrules.diff import compare, diff
 from robotrules.edit import EditRefused, edit
 from robotrules.errors import RobotsError, TooMuchWork
@@ -38,14 +38,14 @@ def test_the_user_agent_lines_of_one_group_are_read_once_each(monkeypatch: pytes
     """G3: naming the crawlers as the files write them reads each user-agent value once: a group of
     thousands of values costs thousands of reads, not millions (it was values x tokens)."""
     calls = 0
-    real = diff_module.product_token
+    real = product_token
 
     def counting(value: str) -> str:
         nonlocal calls
         calls += 1
         return real(value)
 
-    monkeypatch.setattr(diff_module, "product_token", counting)
+    monkeypatch.setattr("robotrules.diff._crawlers.product_token", counting)  # where the diff reads user-agent values
     diff(one_group(agents, 1), one_group(agents, 2))
     assert calls == 2 * agents
 

@@ -19,7 +19,7 @@ def test_two_files_are_probed_on_paths_not_on_a_made_up_site(console_script, tmp
     (tmp_path / "new.txt").write_bytes(NEW)
     done = console_script("diff", "old.txt", "new.txt")
     assert done.returncode == 1, done.stderr
-    assert "*  /drafts/  allowed -> disallowed  (new line 3: disallow: /drafts/)" in done.stdout
+    assert "*  /drafts/  allowed -> disallowed  (by line 3 of the new file: 'disallow: /drafts/')" in done.stdout
     assert "example.com" not in done.stdout
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 import robotrules
-from robotrules import edit as edit_module
 from robotrules.crawlers import CRAWLERS
 from robotrules.edit import EditRefused, edit
+from robotrules.edit._lines import Plan  # the line edits the proof must catch going wrong
 
 SITE = (b"# shop\r\n"
         b"User-agent: *\r\n"
@@ -159,7 +159,7 @@ def test_a_bad_usage_statement_is_refused(statement):
 
 def test_an_edit_that_would_change_another_crawler_is_refused(monkeypatch):
     """The proof: the edit function checks every other crawler and refuses rather than return such a file."""
-    monkeypatch.setattr(edit_module._Plan, "render", lambda self, before: b"User-agent: *\nDisallow: /\n")
+    monkeypatch.setattr(Plan, "render", lambda self, before: b"User-agent: *\nDisallow: /\n")
     with pytest.raises(EditRefused, match="would change what other crawlers read"):
         edit(SITE, block=["GPTBot"])
 

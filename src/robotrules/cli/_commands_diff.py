@@ -18,10 +18,11 @@ from robotrules.cli._errors import EXIT_FOUND, EXIT_OK
 from robotrules.cli._fetching import Fetching
 from robotrules.cli._output import Output, visible
 from robotrules.cli._sources import STDIN, Source, live_body, read_source, url_list
-from robotrules.diff import RobotsDiff
+from robotrules.core.decision import rule_text, verdict_word
+from robotrules.diff import RobotsDiff, RuleChange, VerdictChange
 from robotrules.diff import diff as compare
 
-__all__ = ["diff"]
+__all__ = ["diff", "rule_change", "verdict_change"]
 
 HELP = """Show what changes from one robots.txt to another, as Google applies them.
 
@@ -106,23 +107,11 @@ def _show(out: Output, old: str, new: str, result: RobotsDiff) -> None:
     if result.rules:
         out.echo("rules:")
         for change in result.rules:
-            sign, colour = {"added": ("+", "green"), "removed": ("-", "red")}.get(change.change, ("~", "yellow"))
-            lines = ", ".join(part for part in (f"old line {change.old_line}" if change.old_line else "",
-                                                 f"new line {change.new_line}" if change.new_line else "") if part)
-            what = f"{change.kind}: {visible(change.value)}"
-            if change.change == "changed":
-                what = f"now {what} (was {'allow' if change.kind == 'disallow' else 'disallow'})"
-            out.echo(f"  {visible(change.agent):<{width}}  " + out.style(f"{sign} {change.change:<7} {what}", fg=colour)
-                     + f"  ({lines})")
+            out.echo(f"  {visible(change.agent):<{width}}  {rule_change(out, change)}")
     if result.verdicts:
         out.echo("verdicts:")
         for verdict in result.verdicts:
-            was = "allowed" if verdict.old_allowed else "disallowed"
-            now = "allowed" if verdict.new_allowed else "disallowed"
-            why = (f"new line {verdict.new_line}: {visible(verdict.new_rule)}" if verdict.new_line
-                   else "no rule matches in the new file")
-            out.echo(f"  {visible(verdict.agent):<{width}}  {visible(verdict.url)}  {was} -> "
-                     + out.style(now, fg="green" if verdict.new_allowed else "red") + f"  ({why})")
+            out.echo(f"  {visible(verdict.agent):<{width}}  {verdict_change(out, verdict)}")
     if result.crawl_delays:
         out.echo("crawl delays (for crawlers that read crawl-delay; Google's crawlers ignore it):")
         for delay in result.crawl_delays:
@@ -135,6 +124,25 @@ def _show(out: Output, old: str, new: str, result: RobotsDiff) -> None:
             out.echo(out.style(f"  + {visible(url)}", fg="green"))
         for url in result.sitemaps_removed:
             out.echo(out.style(f"  - {visible(url)}", fg="red"))
+
+
+def rule_change(out: Output, change: RuleChange) -> str:
+    """A rule change in the one wording of the diff and the edit: "~ changed now allow: /x (was
+    disallow)  (old line 2, new line 5)", coloured by what changed; the rule shown :func:`visible`."""
+    sign, colour = {"added": ("+", "green"), "removed": ("-", "red")}.get(change.change, ("~", "yellow"))
+    lines = ", ".join(part for part in (f"old line {change.old_line}" if change.old_line else "",
+                                         f"new line {change.new_line}" if change.new_line else "") if part)
+    what = rule_text(change.kind, visible(change.value))
+    if change.change == "changed":
+        what = f"now {what} (was {'allow' if change.kind == 'disallow' else 'disallow'})"
+    return out.style(f"{sign} {change.change:<7} {what}", fg=colour) + f"  ({lines})"
+
+
+def verdict_change(out: Output, change: VerdictChange) -> str:
+    """A verdict change in the one wording of the diff and the edit: "/x  allowed -> disallowed  (by
+    line 3 of the new file: 'disallow: /x')" (:meth:`VerdictChange.why`), the new verdict coloured."""
+    now = out.style(verdict_word(change.new_allowed), fg="green" if change.new_allowed else "red")
+    return f"{visible(change.url)}  {verdict_word(change.old_allowed)} -> {now}  ({visible(change.why())})"
 
 
 def _ignored_delays(out: Output, result: RobotsDiff) -> None:

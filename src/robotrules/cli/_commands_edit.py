@@ -16,6 +16,7 @@ from typing import Any
 import click
 
 from robotrules.cli import _options as options
+from robotrules.cli._commands_diff import rule_change, verdict_change
 from robotrules.cli._errors import EXIT_FOUND, EXIT_OK, InputError, describe_os_error
 from robotrules.cli._output import Output, visible
 from robotrules.cli._sources import STDIN, read_local
@@ -141,15 +142,9 @@ def _show(out: Output, name: str, result: EditResult) -> None:
         return
     changes: dict[str, list[str]] = {}
     for change in found.rules:
-        sign, colour = {"added": ("+", "green"), "removed": ("-", "red")}.get(change.change, ("~", "yellow"))
-        changes.setdefault(visible(change.agent), []).append(
-            "  " + out.style(f"{sign} {change.change:<7} {change.kind}: {visible(change.value)}", fg=colour))
+        changes.setdefault(visible(change.agent), []).append("  " + rule_change(out, change))
     for verdict in found.verdicts:
-        was = "allowed" if verdict.old_allowed else "disallowed"
-        now = "allowed" if verdict.new_allowed else "disallowed"
-        why = f"line {verdict.new_line}: {visible(verdict.new_rule)}" if verdict.new_line else "no rule matches"
-        changes.setdefault(visible(verdict.agent), []).append(
-            f"  {visible(verdict.url)}  {was} -> " + out.style(now, fg="green" if verdict.new_allowed else "red") + f"  ({why})")
+        changes.setdefault(visible(verdict.agent), []).append("  " + verdict_change(out, verdict))
     alike: dict[tuple[str, ...], list[str]] = {}
     for agent, said in changes.items():
         alike.setdefault(tuple(said), []).append(agent)

@@ -24,6 +24,7 @@ from robotrules.cli._errors import EXIT_FOUND, EXIT_INPUT, EXIT_OK, InputError
 from robotrules.cli._fetching import Fetching, decide
 from robotrules.cli._output import Output, agent_label, jsonl_option, verdict_lines, visible
 from robotrules.cli._sources import STDIN, is_url, read_expectations, read_local, url_hint, url_list
+from robotrules.core.decision import rule_words, verdict_word
 from robotrules.core.robotstxt import parse
 from robotrules.errors import BlockedAddress, InvalidURL
 from robotrules.hosts import check_url
@@ -108,18 +109,18 @@ def test(source: str, urls: tuple[str, ...], urls_file: str | None, agent: tuple
     out.results_done()
     for verdict, wanted in mismatches:
         out.echo(f"robotrules: not as expected: {visible(verdict.url)} for {visible(agent_label(verdict))}: "
-                 f"expected {wanted}, "
-                 f"got {'allowed' if verdict.allowed else 'disallowed'} ({visible(_why(verdict))})", err=True)
+                 f"expected {wanted}, got {verdict_word(verdict.allowed)} ({visible(_why(verdict))})", err=True)
     if mismatches and not out.as_json:
         out.echo(f"{len(mismatches)} of {decided} verdicts not as expected", err=True)
     return code
 
 
 def _why(verdict: Verdict) -> str:
-    """What decided, in a few words: the line as written, no rule, or the live file's status."""
+    """What decided, in the words of the verdict's sentence: the line as written or no rule
+    (:func:`~robotrules.core.decision.rule_words`), or what happened to the live file."""
     if verdict.full is not None:
-        return verdict.state.cause() if verdict.state is not None else f"everything {verdict.full}ed"
-    return f"by line {verdict.line}: {verdict.text!r}" if verdict.line else "no rule matched"
+        return verdict.state.cause() if verdict.state is not None else f"everything {verdict_word(verdict.allowed)}"
+    return rule_words(verdict.line, verdict.text, verdict.path)
 
 
 def _robots(source: str, fetching: Fetching, mode: str) -> tuple[_Decide, str]:

@@ -18,6 +18,7 @@ from robotrules.answers import require_token, token_of
 from robotrules.cli._fetching import Fetching
 from robotrules.cli._output import Output, resolve_color, say
 from robotrules.core.modes import MODES
+from robotrules.core.usage import CATEGORIES
 
 __all__ = [
     "agent_option",
@@ -71,7 +72,7 @@ agent_option = click.option(
 )
 
 purpose_option = click.option(
-    "--purpose", type=click.Choice(["train-ai", "search", "ai-input"]), default=None,
+    "--purpose", type=click.Choice(list(CATEGORIES)), default=None,
     help="Also ask whether the content may be used for this purpose (the site's Content-Usage and "
          "Content-Signal lines): the answer is shown with each verdict, and a refusal counts as a "
          "disallow for the exit code. An unknown preference is not a refusal.",
@@ -211,7 +212,7 @@ def cc_archive(params: dict[str, Any], robots: tuple[str, ...], engine: str, sit
         raise click.UsageError("--index keeps an index of --robots archives: it cannot be used with --cc-index")
     if engine != "local":
         raise click.UsageError("--cc-index is for the local engine: give Spark the WARC files with --robots")
-    from robotrules.batch.ccindex import COMMON_CRAWL, captures_from_index
+    from robotrules.batch.inputs.ccindex import COMMON_CRAWL, captures_from_index
 
     return captures_from_index(list(params["cc_index"]), prefix=prefix or COMMON_CRAWL, hosts=hosts or None,
                                urls=None if hosts else sites(), skip_bad_records=skip_bad_records)

@@ -46,13 +46,14 @@ from typing import Any, TypeVar
 import click
 
 from robotrules.answers import Verdict, crawler_note, json_ready
+from robotrules.core.decision import verdict_word
 from robotrules.core.lint import Diagnostic
 
 __all__ = ["Output", "diagnostic_dict", "jsonl_option", "resolve_color", "say", "verdict_lines", "visible"]
 
 _T = TypeVar("_T")
 
-_LABEL_WIDTH = len("DISALLOWED")
+_LABEL_WIDTH = len(verdict_word(False))
 INDENT = "    "
 
 _OTHERS = "\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff\ufffe\uffff\ud800-\udfff"
@@ -61,7 +62,7 @@ _HIDDEN = f"\x00-\x09\x0b-\x1f{_OTHERS}"
 controls (U+0080-U+009F: the 8-bit CSI and OSC among them), and characters that are invisible or
 change the direction of the text around them (bidi marks, embeddings, overrides and isolates,
 zero-width characters, line and paragraph separators, byte order marks, noncharacters, lone
-surrogates). The same set as the audit report's (``robotrules.batch._html``): the two could share
+surrogates). The same set as the audit report's (``robotrules.batch.audit.report._html``): the two could share
 one home in a lower layer."""
 
 _HIDDEN_OR_LINE = re.compile(f"[{_HIDDEN}\n]")
@@ -290,7 +291,7 @@ def verdict_lines(out: Output, verdict: Verdict, expected: str | None = None, pu
     status, redirects, cache state and age; then the AI-use preferences when the file states
     any or ``purpose`` asks (:func:`usage_line`). With ``expected`` ("allowed"/"disallowed"),
     whether the verdict is that."""
-    word = "ALLOWED" if verdict.allowed else "DISALLOWED"
+    word = verdict_word(verdict.allowed).upper()
     head = out.style(word.ljust(_LABEL_WIDTH), fg="green" if verdict.allowed else "red", bold=True)
     line = f"{head}  {visible(verdict.url)}  {visible(agent_label(verdict))}"
     if expected is not None:

@@ -39,6 +39,7 @@ from robotrules.cache.base import Store
 from robotrules.cache.memory import MemoryStore
 from robotrules.client import RobotsClient
 from robotrules.compat._urls import wire_url
+from robotrules.core.decision import verdict_word
 from robotrules.core.extensions import parse_crawl_delay, parse_request_rate
 from robotrules.core.lexer import to_bytes
 from robotrules.core.policy import Policy
@@ -269,7 +270,7 @@ class RobotFileParser:
             why = f" ({state.reason})" if state is not None and state.kind != "rules" else ""
             return sentence(allowed, token, 0, "", None, "", source, "disallow" if self.disallow_all else "allow") + why
         robots = self.robots
-        verdict = "allowed" if allowed else "disallowed"
+        verdict = verdict_word(allowed)
         if not self.last_checked:
             return f"{verdict}: no robots.txt has been read or parsed yet"
         if robots is None:

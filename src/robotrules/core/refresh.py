@@ -33,9 +33,13 @@ from typing import Literal
 
 from robotrules.core.policy import Entry, Fetch, Policy, begin, merge
 
-__all__ = ["Acquire", "Done", "FetchNow", "Get", "Op", "Put", "Refresh", "Reply", "Sleep", "State"]
+__all__ = ["Acquire", "Done", "FetchNow", "Get", "Had", "Op", "Put", "Refresh", "Reply", "Sleep", "State"]
 
 State = Literal["READ", "LOCK", "WAIT", "RECHECK", "REREAD", "FETCH", "PUT", "DONE"]
+
+Had = Literal["hit", "miss", "shared"]
+"""How the governing entry was had: the store's fresh copy, a fetch made here, or a fetch
+another caller or process made meanwhile (the one declaration: ``answers.CacheState`` is it)."""
 
 FIRST_PAUSE = 0.02
 LAST_PAUSE = 0.25
@@ -82,7 +86,7 @@ class Done:
     """The end: the ``entry`` that governs, and how it was had (``cache``)."""
 
     entry: Entry
-    cache: Literal["hit", "miss", "shared"]
+    cache: Had
 
 
 Op = Get | Acquire | Sleep | FetchNow | Put | Done
@@ -199,7 +203,7 @@ class Refresh:
             return None
         return merged if isinstance(begin(self.key, merged, now, self.policy), Entry) else None
 
-    def _done(self, entry: Entry, cache: Literal["hit", "miss", "shared"]) -> Done:
+    def _done(self, entry: Entry, cache: Had) -> Done:
         self.state = "DONE"
         return Done(entry, cache)
 

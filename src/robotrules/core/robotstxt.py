@@ -4,17 +4,19 @@
 per product token, the group naming it or the merged rules of all groups naming it (G4), so a
 check is: look the agent up in a dict, extract the path, match. Diagnostics are computed from
 ``body`` when asked for, never stored. A :class:`RobotsTxt` never changes after ``parse``
-returns and may be shared freely between threads, tasks and caches.
+returns and may be shared freely between threads, tasks and caches. A check's answer, the
+:class:`~robotrules.core.decision.Decision`, and the words that say it are in
+:mod:`robotrules.core.decision` (re-exported here).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple
 
 from robotrules.core import lexer
 from robotrules.core.agents import _SEEN_AGENTS, caller_key, legacy_agent_matches, warn_agent, warn_url
+from robotrules.core.decision import Decision
 from robotrules.core.extensions import (
     ContentUsage,
     RequestRate,
@@ -28,7 +30,7 @@ from robotrules.core.matcher import EMPTY, RuleSet
 from robotrules.core.model import Extension, Group, Merged, build_model
 from robotrules.core.modes import Mode, get_mode
 from robotrules.core.pattern import rfc_normalise_path
-from robotrules.core.rules import ALLOW_BIT, PRIORITY_ONE, Rule, line_of, verdict
+from robotrules.core.rules import ALLOW_BIT, PRIORITY_ONE, line_of, verdict
 from robotrules.core.urls import path_params_query
 from robotrules.core.usage import NO_LINES, Signal, Usage, UsageIndex, UsageRule, index_usage, indexed_answer
 
@@ -48,36 +50,6 @@ _NO_GROUP = Merged(EMPTY, ())
 _NO_ORIGIN = ("https://\0/", 9)
 """What :meth:`RobotsTxt.allowed` remembers of no URL yet: a URL starting with it holds a NUL,
 which the fast path refuses, so it is never used."""
-
-
-class Decision(NamedTuple):
-    """The answer for one URL and agent, with why (DESIGN: every verdict is explainable).
-
-    ``line`` is the 1-based line of the deciding rule, 0 when no rule matched; ``rule`` that
-    rule; ``groups`` the groups whose rules applied; ``agent`` the token that selected them
-    ("*" for the fallback group, None when no group applied; in ``legacy1994``, the matching
-    record's user-agent value); ``path`` what was matched.
-    """
-
-    allowed: bool
-    line: int
-    rule: Rule | None
-    groups: tuple[Group, ...]
-    agent: str | None
-    path: str
-
-    def explain(self) -> str:
-        """One line for people: the verdict, the deciding line and the group."""
-        outcome = "allowed" if self.allowed else "disallowed"
-        if self.agent is None:
-            who = "no group applies"
-        elif self.agent == "*":
-            who = "group 'user-agent: *'"
-        else:
-            who = f"group for {self.agent!r}"
-        if self.rule is None:
-            return f"{outcome}: no rule matches {self.path!r} ({who})"
-        return f"{outcome} by line {self.line} '{self.rule.kind}: {self.rule.value}' ({who})"
 
 
 @dataclass(frozen=True, slots=True, eq=False)

@@ -15,8 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from itertools import chain, compress, islice
 from operator import attrgetter
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
+from robotrules.core.decision import verdict_word
 from robotrules.core.fields import FieldError, Token, parse_dictionary
 from robotrules.core.matcher import Draft, RuleSet, classify
 from robotrules.core.pattern import Pattern, compile_pattern, google_escape, rfc_normalise_pattern
@@ -26,6 +27,7 @@ __all__ = [
     "CATEGORIES",
     "LEGACY_LABELS",
     "SIGNAL_KEYS",
+    "Category",
     "Signal",
     "Statement",
     "Usage",
@@ -37,16 +39,22 @@ __all__ = [
     "indexed_answer",
     "parse_signal",
     "parse_statement",
+    "preference_word",
     "usage_rule",
 ]
 
-CATEGORIES: Mapping[str, str] = {
+Category = Literal["train-ai", "search", "ai-input"]
+"""A usage category, as a type (a request's ``purpose``, the ``--purpose`` option): the names of
+:data:`CATEGORIES`, in its order (tests/standards/test_one_home.py pins them equal)."""
+
+CATEGORIES: Mapping[Category, str] = {
     "train-ai": "AI model training (aipref vocabulary; Content-Signal ai-train)",
     "search": "search: finding pages and linking to them (aipref vocabulary; Content-Signal search)",
     "ai-input": "input to AI answers, e.g. retrieval for generated answers (Content-Signal only)",
 }
 """The usage categories answered, with what each covers (A5, A7). ``train-ai`` and ``search`` are
-the aipref vocabulary's labels (draft -08); ``ai-input`` exists only in Content Signals."""
+the aipref vocabulary's labels (draft -08); ``ai-input`` exists only in Content Signals. The one
+home of the categories: every surface takes them from here (``tuple(CATEGORIES)``, :data:`Category`)."""
 
 VOCABULARY = ("train-ai", "search")
 """The labels a Content-Usage statement interprets (A5); other keys are ignored."""
@@ -272,8 +280,12 @@ class Usage(NamedTuple):
         """One sentence for people: the crawl verdict, then each category and the line that says it."""
         if not self.crawlable:
             return f"not crawlable ({self.crawl}), so no usage preference applies"
-        parts = [f"{category} {_word(self.preference(category))}{self.source(category)}" for category in CATEGORIES]
-        return f"crawlable ({self.crawl}); " + "; ".join(parts)
+        return f"crawlable ({self.crawl}); " + "; ".join(self.says(category) for category in CATEGORIES)
+
+    def says(self, category: str) -> str:
+        """One category's preference in words, with the lines that state it: "train-ai disallowed
+        by line 4 'content-usage: train-ai=n'", "search unknown" (the one wording of a preference)."""
+        return f"{category} {preference_word(self.preference(category))}{self.source(category)}"
 
     def source(self, category: str) -> str:
         """" by line N ..." naming the lines that give ``category`` its value (the first
@@ -287,8 +299,9 @@ class Usage(NamedTuple):
         return f" by {' and '.join(lines)}" if lines else ""
 
 
-def _word(preference: bool | None) -> str:
-    return "unknown" if preference is None else "allowed" if preference else "disallowed"
+def preference_word(preference: bool | None) -> str:
+    """A preference in one word: "allowed", "disallowed" or "unknown" (None)."""
+    return "unknown" if preference is None else verdict_word(preference)
 
 
 def answer(crawlable: bool, crawl: str, path: str, agent: str | None, rules: Iterable[UsageRule],

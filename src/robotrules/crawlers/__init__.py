@@ -7,7 +7,8 @@ Two sources: the entries robotrules keeps from the operators' own documentation
 both, documented first. Each :class:`Crawler` has its ``name`` as the operator writes it and the
 product ``token`` Google's matching reads from it (RFC 9309 2.2.1, G3): "AI2Bot" is read as
 "AI", "Brightbot 1.0" as "Brightbot" (:attr:`Crawler.token_valid` flags them), its ``kind``
-(:data:`KINDS`), ``obeys`` (:data:`OBEYS`) and ``ignores_global`` (Google's AdsBot obeys only the
+(:data:`CrawlerKind`, the one declaration of the kinds; :data:`KINDS`, and :data:`KIND_LABELS`
+in words), ``obeys`` (:data:`Obeys`) and ``ignores_global`` (Google's AdsBot obeys only the
 groups that name it).
 
 The web page's agent picker, the service's ``GET /v1/agents``, ``robotrules crawlers`` and the
@@ -22,7 +23,18 @@ from robotrules.crawlers._builtin import CRAWLERS, IGNORES_GLOBAL
 from robotrules.crawlers._community import COMMUNITY, SNAPSHOT, Snapshot, from_ai_robots_txt
 from robotrules.crawlers._documented import DOCUMENTED
 from robotrules.crawlers._files import by_token, dumps, load, merge, search
-from robotrules.crawlers._model import FIELDS, KIND_LABELS, KINDS, OBEYS, ORIGINS, Crawler, token_of_name
+from robotrules.crawlers._model import (
+    FIELDS,
+    KIND_LABELS,
+    KINDS,
+    OBEYS,
+    ORIGINS,
+    Crawler,
+    CrawlerKind,
+    CrawlerOrigin,
+    Obeys,
+    token_of_name,
+)
 
 __all__ = [
     "COMMUNITY",
@@ -36,6 +48,9 @@ __all__ = [
     "ORIGINS",
     "SNAPSHOT",
     "Crawler",
+    "CrawlerKind",
+    "CrawlerOrigin",
+    "Obeys",
     "Snapshot",
     "by_token",
     "dumps",

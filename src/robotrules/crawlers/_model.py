@@ -4,30 +4,43 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
-KINDS = frozenset({"search", "ai-training", "ai-assistant", "ai-search", "archive", "seo", "other"})
-"""What a crawler's fetches are for (A8): a search index, AI model training, fetches on behalf of
-a user of an AI assistant or agent, an AI search index, a web archive, SEO tools, anything else."""
+CrawlerKind = Literal["ai-training", "ai-search", "ai-assistant", "search", "archive", "seo", "other"]
+"""What a crawler's fetches are for (A8): AI model training, an AI search index, fetches on behalf
+of a user of an AI assistant or agent, a search index, a web archive, SEO tools, anything else.
+The one declaration of the kinds, in the order reports and listings show them; every other form
+is derived from it (:data:`KINDS`, :data:`KIND_LABELS`' keys, the service's models). Each kind is
+some crawler's (a test checks the registry has one of each)."""
 
-KIND_LABELS: dict[str, str] = {
-    "ai-training": "AI training",
-    "ai-search": "AI search",
-    "ai-assistant": "AI assistants (fetches for a user)",
-    "search": "Search",
-    "archive": "Archives",
-    "seo": "SEO tools",
-    "other": "Other",
-}
-"""Each of :data:`KINDS` as people read it, in the order reports and listings show them."""
+KINDS: frozenset[str] = frozenset(get_args(CrawlerKind))
+"""The kinds of :data:`CrawlerKind`, as a set (what a file's ``kind`` is checked against)."""
 
-OBEYS = frozenset({"yes", "no", "unknown"})
+KIND_LABELS: dict[str, str] = dict(zip(get_args(CrawlerKind), (
+    "AI training",
+    "AI search",
+    "AI assistants (fetches for a user)",
+    "Search",
+    "Archives",
+    "SEO tools",
+    "Other",
+), strict=True))
+"""Each kind of :data:`CrawlerKind` as people read it, in its order: the one wording of every
+surface (the command line, the audit reports, the service)."""
+
+Obeys = Literal["yes", "no", "unknown"]
 """Whether the operator says the crawler obeys robots.txt (A8): Google's user-triggered fetchers,
 for one, generally do not."""
 
-ORIGINS = frozenset({"robotrules", "ai.robots.txt", "file"})
+OBEYS: frozenset[str] = frozenset(get_args(Obeys))
+"""The values of :data:`Obeys`, as a set."""
+
+CrawlerOrigin = Literal["robotrules", "ai.robots.txt", "file"]
 """Where an entry comes from: the operator-documented entries robotrules keeps, the community
 list ai.robots.txt, or a file the user loaded."""
+
+ORIGINS: frozenset[str] = frozenset(get_args(CrawlerOrigin))
+"""The values of :data:`CrawlerOrigin`, as a set."""
 
 FIELDS = ("name", "token", "operator", "purpose", "kind", "source", "obeys", "ignores_global", "origin")
 """The fields of a crawler, in order: the columns of a CSV file and the keys of a JSON object.

@@ -32,6 +32,7 @@ from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
 from urllib.parse import parse_qsl
 
+from robotrules.core.usage import CATEGORIES
 from robotrules.service._live import Live
 
 __all__ = ["PATH", "Lean"]
@@ -41,8 +42,8 @@ PATH = "/v1/check"
 Scope = MutableMapping[str, Any]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
-_PURPOSES = frozenset({"train-ai", "search", "ai-input"})
-"""The values of ``purpose`` (:data:`robotrules.service._models.Purpose`; a test pins them equal)."""
+_PURPOSES = frozenset(CATEGORIES)
+"""The values of ``purpose``: the usage categories (:data:`robotrules.core.usage.CATEGORIES`)."""
 
 _BODY_HEADERS = (b"content-length", b"transfer-encoding")
 

@@ -25,12 +25,13 @@ A registry per app keeps instances (and tests) independent; one process may run 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from robotrules.answers import RobotsState
+from robotrules.answers import CacheState, RobotsState
+from robotrules.core.decision import verdict_word
 
 if TYPE_CHECKING:
     from robotrules.service._admission import Gates
@@ -76,9 +77,9 @@ class Metrics:
                                 ("reason",), registry=self.registry)
         for reason in REFUSALS:
             self.refusals.labels(reason)
-        for verdict in ("allowed", "disallowed"):
-            self.decisions.labels(verdict)
-        for result in ("hit", "miss", "shared"):
+        for allowed in (True, False):
+            self.decisions.labels(verdict_word(allowed))
+        for result in get_args(CacheState):
             self.cache.labels(result)
         self._lean: tuple[Any, ...] | None = None
 
@@ -101,7 +102,7 @@ class Metrics:
         self.refusals.labels(reason if reason in REFUSALS else "overloaded").inc()
 
     def decided(self, allowed: bool) -> None:
-        self.decisions.labels("allowed" if allowed else "disallowed").inc()
+        self.decisions.labels(verdict_word(allowed)).inc()
 
     def answered(self, endpoint: str, method: str, status: int, seconds: float) -> None:
         self.requests.labels(endpoint, method, str(status)).inc()

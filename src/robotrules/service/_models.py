@@ -9,11 +9,14 @@ models forbid unknown fields, so a misspelt field name is a clear 422, not silen
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from robotrules.answers import CacheState, Kind, StoreState
 from robotrules.core.lint import Diagnostic
+from robotrules.core.usage import Category
+from robotrules.crawlers import CrawlerKind, CrawlerOrigin, Obeys
 
 __all__ = [
     "AgentsResponse",
@@ -44,11 +47,16 @@ __all__ = [
 ]
 
 Mode = Literal["google", "rfc9309", "legacy1994"]
-CacheState = Literal["hit", "miss", "shared"]
-Kind = Literal["rules", "allow", "disallow"]
-Purpose = Literal["train-ai", "search", "ai-input"]
-"""A usage category a request may ask about (the keys of ``preferences``; a test pins them to
-:data:`robotrules.core.usage.CATEGORIES`)."""
+"""A mode's name (a literal copy for the schema: a test pins it to :data:`robotrules.core.modes.MODES`)."""
+
+Purpose = Category
+"""A usage category a request may ask about (the keys of ``preferences``):
+:data:`robotrules.core.usage.Category`, the names of :data:`robotrules.core.usage.CATEGORIES`."""
+
+# What a state's kind, cache and store are, and a crawler's kind, obeys and origin, are the
+# homes' types (robotrules.answers, robotrules.crawlers): never copied here. A live state's kind
+# is never "unknown" (that is an archive's robots.txt never captured), but no request carries
+# one, so the answer's type describes the responses as they are.
 
 _PURPOSE = ("ask whether the content may be used for this purpose (AI model training, search, input to AI "
             "answers): each result then says so in 'use'")
@@ -81,7 +89,8 @@ class RobotsStateModel(BaseModel):
     robots_url: str
     final_url: str | None = Field(description="where the redirects ended (null: not known)")
     redirects: int = Field(description="redirect hops followed to reach it")
-    kind: Kind = Field(description="rules: the file's rules decide; allow/disallow: everything, by status (no rules)")
+    kind: Kind = Field(description="rules: the file's rules decide; allow/disallow: everything, by status (no rules); "
+                                   "unknown: nothing is known of it (never for a live fetch)")
     status: int = Field(description="HTTP status of the latest attempt (0: network failure)")
     reason: str
     cache: CacheState = Field(description="hit: from cache; miss: fetched for this request; shared: fetched meanwhile by another request or instance")
@@ -89,7 +98,7 @@ class RobotsStateModel(BaseModel):
     failures: int = Field(description="failed refreshes in a row")
     fetched_at: float = Field(description="seconds since the epoch")
     expires_at: float = Field(description="seconds since the epoch")
-    store: str = Field(description="the cache store's state: ok, down or probing")
+    store: StoreState = Field(description="the cache store's state: ok, down or probing")
     summary: str = Field(description="all of the above in one sentence")
 
 
@@ -127,7 +136,7 @@ class VerdictModel(BaseModel):
                                   "(the first 100)")
     use_lines_omitted: int | None = Field(default=None, description="with a purpose: deciding lines past the first 100")
     use_explanation: str | None = Field(default=None, description="with a purpose: the answer as one sentence")
-    crawler_kind: Literal["search", "ai-training", "ai-assistant", "ai-search", "archive", "seo", "other"] | None = Field(
+    crawler_kind: CrawlerKind | None = Field(
         default=None, description="with a purpose: what the crawler registry says the agent's crawler is for "
                                   "(null: a crawler it does not know)")
 
@@ -285,10 +294,6 @@ class DiffResponse(BaseModel):
 
 # -- edit ---------------------------------------------------------------------------------------
 
-CrawlerKind = Literal["search", "ai-training", "ai-assistant", "ai-search", "archive", "seo", "other"]
-"""What a crawler is for (the registry's kinds, :data:`robotrules.crawlers.KINDS`)."""
-
-
 class EditRequest(_Request):
     """A robots.txt and the changes to make to it: crawlers to block or allow everywhere, purposes
     whose crawlers to block, a usage statement for the '*' group. Nothing else changes."""
@@ -297,7 +302,7 @@ class EditRequest(_Request):
     block: list[str] = Field(default_factory=list, max_length=200,
                              description="product tokens of crawlers to disallow everywhere", examples=[["GPTBot"]])
     block_purpose: list[CrawlerKind] = Field(
-        default_factory=list, max_length=7,
+        default_factory=list, max_length=len(get_args(CrawlerKind)),
         description="block every crawler of the registry with this purpose (names Google reads as another "
                     "token are skipped, and a note says so)", examples=[["ai-training"]])
     allow: list[str] = Field(default_factory=list, max_length=200,
@@ -332,11 +337,11 @@ class CrawlerModel(BaseModel):
                                           "name are read as naming the token)")
     operator: str
     purpose: str = Field(description="what its fetches are for, in one sentence")
-    kind: Literal["search", "ai-training", "ai-assistant", "ai-search", "archive", "seo", "other"]
+    kind: CrawlerKind
     source: str = Field(description="where this is documented: the operator's page, or the list the entry comes from")
-    obeys: Literal["yes", "no", "unknown"] = Field(description="whether the operator says it obeys robots.txt")
+    obeys: Obeys = Field(description="whether the operator says it obeys robots.txt")
     ignores_global: bool = Field(description="true: it ignores the '*' group and obeys only groups that name it")
-    origin: Literal["robotrules", "ai.robots.txt", "file"] = Field(
+    origin: CrawlerOrigin = Field(
         description="robotrules: documented by its operator; ai.robots.txt: the community list; file: loaded from a file")
 
 
@@ -351,4 +356,4 @@ class HealthResponse(BaseModel):
 
     status: Literal["ok"]
     version: str
-    store: Literal["ok", "down", "probing"]
+    store: StoreState
