@@ -169,7 +169,8 @@ def _registry(**wanted: Any) -> crawlers.Crawler:
 
 
 def test_the_picker_offers_the_whole_registry_grouped_by_kind(tester: TesterPage) -> None:
-    """A8: every registry crawler has a chip, in a group per kind with a heading; '* (all others)' first."""
+    """A8: every registry crawler has a chip, in a group per kind headed by the registry's label for
+    it, in the registry's order; '* (all others)' first."""
     tester.open()
     chips = tester.page.eval_on_selector_all("#agent-chips .chip", "cs => cs.map(c => [c.dataset.agent, c.closest('.chip-group').dataset.kind])")
     names = [name for name, _ in chips]
@@ -177,8 +178,11 @@ def test_the_picker_offers_the_whole_registry_grouped_by_kind(tester: TesterPage
     kinds = dict(chips)
     for crawler in crawlers.CRAWLERS:
         assert kinds.get(crawler.name) == crawler.kind, crawler.name
-    headings = tester.page.eval_on_selector_all("#agent-chips .chip-heading", "hs => hs.map(h => h.textContent)")
-    assert "AI training" in headings and "Search engines" in headings
+    groups = tester.page.eval_on_selector_all(
+        "#agent-chips .chip-group", "gs => gs.map(g => [g.dataset.kind, g.querySelector('.chip-heading').textContent])")
+    present = set(kinds.values()) - {"any"}  # "any": the group of "*" alone, first
+    assert [kind for kind, _ in groups] == ["any", *(kind for kind in crawlers.KIND_LABELS if kind in present)]
+    assert dict(groups[1:]) == {kind: crawlers.KIND_LABELS[kind] for kind in present}  # in the registry's words
     assert f"{len(names)} crawlers" in tester.page.inner_text("#agent-count")
     box = tester.page.locator("#agent-chips").bounding_box()
     assert box is not None and box["height"] < 400  # it scrolls; it does not push the page down
@@ -244,7 +248,7 @@ def test_the_picker_reads_the_first_registry_form_too(tester: TesterPage) -> Non
 
     tester.page.route("**/v1/agents", answer)
     tester.open()
-    assert [c for c in tester.visible_chips() if c != "*"] == ["Googlebot", "GPTBot"]
+    assert sorted(c for c in tester.visible_chips() if c != "*") == ["GPTBot", "Googlebot"]  # in the groups' order
     tester.set_draft("User-agent: GPTBot\nDisallow: /\n")
     tester.set_urls("/x")
     tester.choose_agents("GPTBot")

@@ -27,7 +27,7 @@ def person(browser: Browser, service_url: str) -> Iterator[tuple[TesterPage, lis
 
 
 RETEST_PAUSE_MS = 180
-"""The page's pause after the last keystroke before it re-tests (``app.js``)."""
+"""The page's pause after the last keystroke before it re-tests (``static/js/pauses.js``)."""
 
 KEY_TIMES = "document.addEventListener('keydown', () => (window.keyTimes ??= []).push(performance.now()), true)"
 """When the page saw each keystroke: on a busy machine two keystrokes sent 40 ms apart can reach

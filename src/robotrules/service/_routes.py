@@ -27,6 +27,7 @@ from robotrules.errors import TooMuchWork
 from robotrules.hosts import robots_url
 from robotrules.service import _drafts as drafts
 from robotrules.service import _models as models
+from robotrules.service import _vocabulary as vocabulary
 from robotrules.service._browsers import PAGE_HEADERS
 from robotrules.service._errors import JSON, ApiError
 from robotrules.service._live import Live, agents_of, drafts_urls, limit
@@ -187,6 +188,9 @@ _REGISTRY = [crawler.to_dict() for crawler in crawlers.CRAWLERS]
             summary="Well-known crawlers, with their operators' documentation")
 async def agents() -> Response:
     return JSON({"agents": _REGISTRY})
+
+
+router.include_router(vocabulary.router)  # GET /v1/vocabulary: the words of the answers' codes, for the page
 
 
 @router.get("/healthz", response_model=models.HealthResponse, tags=["service"], summary="Liveness")
