@@ -83,8 +83,8 @@ def test_healthz_reports_the_version_and_the_store(api: httpx.Client) -> None:
 
 
 ENDPOINTS = {("/v1/check", "get"), ("/v1/check", "post"), ("/v1/robots", "get"), ("/v1/test", "post"),
-             ("/v1/lint", "post"), ("/v1/diff", "post"), ("/v1/edit", "post"), ("/v1/agents", "get"), ("/healthz", "get"),
-             ("/metrics", "get")}
+             ("/v1/lint", "post"), ("/v1/diff", "post"), ("/v1/edit", "post"), ("/v1/agents", "get"),
+             ("/v1/vocabulary", "get"), ("/healthz", "get"), ("/metrics", "get")}
 
 
 def test_openapi_lists_every_endpoint_with_request_and_response_schemas(api: httpx.Client) -> None:

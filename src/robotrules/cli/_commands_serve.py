@@ -26,6 +26,8 @@ loopback addresses (--allow-private permits them, e.g. for an intranet).
 
 Every request has a deadline (--deadline); work beyond the service's limits is refused with
 503 and Retry-After rather than queued without end. The API is described at /openapi.json.
+Each request is logged on standard output in one line (--access-log json for one JSON object
+a line, off for none); the server's own messages go to standard error.
 
 Stop it with Ctrl-C.
 
@@ -33,6 +35,7 @@ Stop it with Ctrl-C.
 Examples:
   robotrules serve
   robotrules serve --host 0.0.0.0 --port 8080 --redis redis://127.0.0.1:6379/0
+  robotrules serve --access-log json >> access.jsonl
 """
 
 MISSING = "the service needs: pip install 'robotrules[serve]'"
@@ -55,8 +58,11 @@ MISSING = "the service needs: pip install 'robotrules[serve]'"
               help="The time limit of one robots.txt fetch, redirects included (keep it under --deadline).")
 @click.option("--docs", is_flag=True,
               help="Serve the interactive API pages /docs and /redoc (they load their scripts from a CDN).")
+@click.option("--access-log", "access_log", type=click.Choice(["text", "json", "off"]), default="text",
+              show_default=True,
+              help="One line per request on standard output: text, JSON (one object a line), or off.")
 def serve(host: str, port: int, cache: str | None, redis: str | None, allow_private: bool,
-          user_agent: str | None, deadline: float, fetch_timeout: float, docs: bool) -> int:
+          user_agent: str | None, deadline: float, fetch_timeout: float, docs: bool, access_log: str) -> int:
     """Runs until interrupted; exit code 2 when the service cannot start."""
     if cache is not None and redis is not None:
         raise click.UsageError("--cache and --redis cannot be used together: choose one cache")
@@ -64,7 +70,7 @@ def serve(host: str, port: int, cache: str | None, redis: str | None, allow_priv
         raise InputError(f"the cache path is a directory: {cache!r} (give a file path)")
     service = _service()
     service.run(host, port, cache=cache, redis=redis, allow_private=allow_private, user_agent=user_agent,
-                deadline=deadline, fetch_timeout=fetch_timeout, docs=docs)
+                deadline=deadline, fetch_timeout=fetch_timeout, docs=docs, access_log=access_log)
     return EXIT_OK
 
 

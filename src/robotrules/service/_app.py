@@ -10,7 +10,7 @@
     purpose     the answer to "may it be used for X?" beside a verdict               (_purpose)
     admission   the fetch and work gates, with bounded queues                        (_admission)
     settings    every option and limit                                                (settings)
-    server      uvicorn with the request-head timer and the connection limit          (_server)
+    server      uvicorn: request-head deadline, connection limit, access log          (_server)
 
 Endpoints::
 
@@ -22,6 +22,7 @@ Endpoints::
     POST /v1/lint                     lint findings of a robots.txt text
     POST /v1/diff                     what changes between two versions (texts or live URLs)
     GET  /v1/agents                   the crawler registry (robotrules.crawlers)
+    GET  /v1/vocabulary               the words of verdicts, preferences, uses and crawler kinds
     GET  /healthz, /metrics           liveness with the store's state; Prometheus metrics
     GET  /openapi.json                the API's description (/docs and /redoc only with docs=True)
     GET  /, /static/*                 the web page, when its files are installed
@@ -69,15 +70,20 @@ SWITCH_INTERVAL = 0.001
 """Seconds a thread runs before the interpreter hands the GIL to another that waits (the process's)."""
 
 
+_KNOWN_HOSTS = 64
+"""``Host`` values a service limited to some names remembers as allowed (:meth:`_Service._host_allowed`)."""
+
+
 class _Service(FastAPI):
     """The app: FastAPI, with :class:`~robotrules.service._lean.Lean` in front of it for ``GET /v1/check``,
     and in front of both the ``Host`` check (:mod:`robotrules.service._browsers`)."""
 
     lean: Lean | None = None
     hosts: frozenset[str] = frozenset()
+    _host_values: set[bytes] | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http" and not host_allowed(scope, self.hosts):
+        if scope["type"] == "http" and self.hosts and not self._host_allowed(scope):
             self.state.live.metrics.refused("wrong_host")
             await error_response(421, "wrong_host", "This service answers only requests sent to "
                                  f"{', '.join(sorted(self.hosts))}.", headers={"connection": "close"})(
@@ -88,6 +94,23 @@ class _Service(FastAPI):
                 and await lean(scope, send)):
             return
         await super().__call__(scope, receive, send)
+
+    def _host_allowed(self, scope: Any) -> bool:
+        """:func:`~robotrules.service._browsers.host_allowed`, remembered for the first few ``Host``
+        values it allowed (a client sends the same one each time; reading it costs more than the
+        lean path's check of the URL). A value it refused is read again each time."""
+        known = self._host_values
+        if known is None:
+            known = self._host_values = set()
+        for name, value in scope["headers"]:
+            if name == b"host":
+                if value in known:
+                    return True
+                allowed = host_allowed(scope, self.hosts)
+                if allowed and len(known) < _KNOWN_HOSTS:
+                    known.add(value)
+                return allowed
+        return host_allowed(scope, self.hosts)
 
 
 def create_app(
@@ -232,13 +255,16 @@ def run(
     cache: str | None = None,
     redis: str | None = None,
     log_level: str = "info",
+    access_log: str | bool | None = "text",
     **options: Any,
 ) -> None:
     """Serve until interrupted (blocking; Ctrl-C is a normal end), with :func:`robotrules.service.server_config`.
 
     ``redis``: a Redis URL (``redis://host:6379/0``): the cache is shared by every instance given
     the same one; else the SQLite file ``cache`` (default :func:`robotrules.cache.default_path`),
-    shared by the processes of this machine. ``options``: :class:`Settings` fields
+    shared by the processes of this machine. ``access_log``: one line per request on standard
+    output, ``"text"`` (default) or ``"json"``, or ``"off"``
+    (:class:`robotrules.service._server.AccessLog`). ``options``: :class:`Settings` fields
     (``allow_private`` turns the private-address guard off; ``deadline``, ``docs``, ...). On a
     loopback ``host`` the service answers only requests sent to a loopback name (``hosts``, unless
     given: :func:`robotrules.service._browsers.loopback_hosts`), so that no web page can reach it
@@ -246,17 +272,22 @@ def run(
     """
     import uvicorn
 
-    from robotrules.service._server import config
+    from robotrules.service._server import AccessLog, access_format, config
 
     unknown = set(options) - set(asdict(Settings()))
     if unknown:
         raise TypeError(f"unknown options: {', '.join(sorted(unknown))}")
+    access_format(access_log)  # a bad value: ValueError before anything starts
     options.setdefault("hosts", tuple(loopback_hosts(host)))
     store = _store(cache, redis)
+    served = None
     try:
         app = _settled(create_app(store=store, **options))
-        uvicorn.Server(config(app, host, port, log_level=log_level)).run()
+        served = config(app, host, port, log_level=log_level, access_log=access_log)
+        uvicorn.Server(served).run()
     except KeyboardInterrupt:  # uvicorn stops gracefully on Ctrl-C, then raises it again: a normal end here
         pass
     finally:
+        if served is not None and isinstance(served.app, AccessLog):
+            served.app.flush()  # the access log's last lines (the lifespan's end wrote them, unless it failed)
         store.close()
