@@ -18,15 +18,15 @@
 2. Measured in one process, in the same run, the readers taking turns (best of ``--repeat``):
    - fastwarc's own iteration (``ArchiveIterator`` over the file, HTTP headers parsed, each
      payload read): the floor, what the C++ reader costs with none of our guarantees;
-   - reading the captures, ``robotrules.batch.sources.read_warc`` (bounded bodies, damage found
-     and placed), with each reader of :mod:`robotrules.batch.warc`: ``warcio`` and ``fast``
+   - reading the captures, ``robotrules.batch.inputs.warc.captures.read_warc`` (bounded bodies, damage found
+     and placed), with each reader of :mod:`robotrules.batch.inputs.warc.reading`: ``warcio`` and ``fast``
      (fastwarc, when it is installed);
-   - the whole audit, ``robotrules.batch.audit.audit_rows(path, processes=1)``, for the
+   - the whole audit, ``robotrules.batch.audit.sites.audit_rows(path, processes=1)``, for the
      registry's crawlers and ``*`` (the ``robotrules audit`` default) or ``--agents``: reading,
      the fetch policy replayed over the captures, every robots.txt parsed and classified, with
      each reader. ``--audit-captures N`` audits an archive of N captures written the same way
      (the audit of every crawler is far slower than reading). A file larger than the in-memory
-     limit of :func:`~robotrules.batch.archives.archive_of` (128 MiB) has its captures put in a
+     limit of :func:`~robotrules.batch.captures.keeping.archive_of` (128 MiB) has its captures put in a
      temporary index on disk, as ``robotrules audit`` does; ``--memory`` keeps them in memory.
    Decompression is included everywhere (the file is record-level gzip).
 
@@ -203,10 +203,10 @@ def fastwarc_job(path: Path) -> Callable[[], int]:
 
 
 def read_job(path: Path, reader: str) -> Callable[[], int]:
-    """``read_warc`` with the reader ``reader`` of :mod:`robotrules.batch.warc`: captures given out."""
+    """``read_warc`` with the reader ``reader`` of :mod:`robotrules.batch.inputs.warc.reading`: captures given out."""
     def run() -> int:
-        from robotrules.batch import warc
-        from robotrules.batch.sources import read_warc
+        from robotrules.batch.inputs.warc import read_warc
+        from robotrules.batch.inputs.warc import reading as warc
 
         saved, warc.READER = warc.READER, reader
         try:
@@ -221,9 +221,9 @@ def audit_job(path: Path, reader: str, agents: tuple[str, ...], memory: bool) ->
     """``audit_rows(path, processes=1)``: the captures read (with ``reader``) into an archive, then
     every site audited for ``agents``; returns the rows (sites x agents)."""
     def run() -> int:
-        from robotrules.batch import warc
-        from robotrules.batch.archives import archive_of
         from robotrules.batch.audit import audit_rows
+        from robotrules.batch.captures import archive_of
+        from robotrules.batch.inputs.warc import reading as warc
 
         saved, warc.READER = warc.READER, reader
         try:
@@ -410,7 +410,7 @@ def main(argv: list[str] | None = None) -> int:
             "platform": platform.platform(), "compiled": robotrules.core.COMPILED, "warcio": _version("warcio"),
             "fastwarc": _version("fastwarc"), "when": datetime.now(timezone.utc).isoformat(timespec="seconds")}
     if not args.no_audit:
-        from robotrules.batch.index import AUTO_INDEX_BYTES
+        from robotrules.batch.captures import AUTO_INDEX_BYTES
 
         in_memory = args.memory or audit_bytes <= AUTO_INDEX_BYTES
         meta.update(audit_captures=audit_count, audit_agents=len(agents), audit_memory=in_memory,

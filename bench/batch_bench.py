@@ -270,7 +270,7 @@ def timed(name: str, job: Callable[[], int], note: str = "") -> Result:
 def local_job(warc: Path, links: list[list[str]], total: int, processes: int) -> Callable[[], int]:
     def run() -> int:
         from robotrules import batch
-        from robotrules.batch.local import Counts
+        from robotrules.batch.engine import Counts
 
         counts = Counts()
         for chunk in batch.rows(url_stream(links, total), AGENTS, [str(warc)], processes=processes):
@@ -297,8 +297,8 @@ def file_job(warc: Path, links: list[list[str]], total: int, workdir: Path) -> C
 def bodies_by_robots_url(warc: Path) -> dict[str, bytes]:
     """For the peer loops: each robots URL's final 200 body after its captured redirects (what a
     crawler would have parsed), decided by robotrules' archive so every loop parses the same files."""
-    from robotrules.batch import archives
-    from robotrules.batch.decide import governing
+    from robotrules.batch.captures import keeping as archives
+    from robotrules.batch.engine import governing
 
     archive = archives.archive_of(str(warc))
     from robotrules.core.policy import Policy
@@ -639,7 +639,7 @@ def main(argv: list[str] | None = None) -> int:
                 say(f"audit archive: {audit_warc} ({audit_warc.stat().st_size / 2**20:.1f} MiB), {count:,} sites")
                 audits: list[tuple[str, Callable[[], int], str]] = [
                     (f"audit, local, {n} process{'es' if n > 1 else ''}", local_audit_job(audit_warc, names, n),
-                     "robotrules.batch.audit.audit_rows") for n in processes]
+                     "robotrules.batch.audit.sites.audit_rows") for n in processes]
                 if spark is not None:
                     audits.append((f"spark audit, {args.spark_master}", spark_audit_job(spark, audit_warc, names),
                                    "robotrules.spark.audit, rows counted"))

@@ -1,5 +1,5 @@
 """A8 on the local engine: a crawler that ignores the ``*`` group (AdsBot-Google) is decided
-without it, row for row as :func:`robotrules.batch.decide.decide_row` (and Spark) decide it,
+without it, row for row as :func:`robotrules.batch.engine.rows.decide_row` (and Spark) decide it,
 with the reason saying so, in rows, in Arrow tables and through worker processes."""
 
 from __future__ import annotations
@@ -8,9 +8,7 @@ import pytest
 
 from robotrules.batch import Capture
 from robotrules.batch.captures import Archive
-from robotrules.batch.decide import decide_row, robots_url_of
-from robotrules.batch.local import decide_rows
-from robotrules.batch.sources import ArchiveSource
+from robotrules.batch.engine import ArchiveSource, decide_row, decide_rows, robots_url_of
 from robotrules.core.policy import Policy
 
 T = 1_714_564_800.0

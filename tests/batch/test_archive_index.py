@@ -1,6 +1,6 @@
 """Capture sets that do not fit in memory: the archive index on disk (issue #11).
 
-An :class:`~robotrules.batch.Archive` over :class:`~robotrules.batch.index.SQLiteCaptures` keeps
+An :class:`~robotrules.batch.Archive` over :class:`~robotrules.batch.captures.disk.SQLiteCaptures` keeps
 its captures in one SQLite file; it must give exactly the rows of the archive in memory (the same
 replay of the fetch policy, F1-F9), keep the latest capture of a URL, be reused while its source
 files are unchanged, be rebuilt when they change, and hold no capture in Python memory.
@@ -20,10 +20,8 @@ import pytest
 
 from robotrules import batch
 from robotrules.batch import Archive, Capture
-from robotrules.batch.archives import archive_of
-from robotrules.batch.captures import MemoryCaptures
-from robotrules.batch.index import SQLiteCaptures
-from robotrules.batch.sources import SourceError
+from robotrules.batch.captures import MemoryCaptures, SQLiteCaptures, archive_of
+from robotrules.errors import SourceError
 from tests.batch.conftest import AGENTS, World
 from tests.cli.conftest import Run, assert_clean_error
 

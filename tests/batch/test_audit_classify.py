@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 
 from robotrules import parse
+from robotrules.answers import Governing
 from robotrules.batch.audit import classify, classify_site, default_agents
-from robotrules.batch.decide import Governing
 from robotrules.core.robotstxt import RobotsTxt
 from robotrules.crawlers import CRAWLERS
 

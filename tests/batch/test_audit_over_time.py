@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from robotrules.batch.audit import AUDIT_COLUMNS, audit
-from robotrules.batch.trends import CHANGE_COLUMNS, CHANGES, TREND_COLUMNS, audit_over_time, changes, labelled, trends
+from robotrules.batch import audit
+from robotrules.batch.audit import AUDIT_COLUMNS, audit_over_time, changes, trends
+from robotrules.batch.audit.over_time import CHANGE_COLUMNS, CHANGES, TREND_COLUMNS, labelled
 from tests.batch.conftest import write_answers_warc
 
 pandas = pytest.importorskip("pandas", reason="the audit table needs pandas (robotrules[batch])")
@@ -126,8 +127,8 @@ def test_each_audit_row_holds_the_rule_lines_of_the_groups_its_crawler_obeys() -
     obeys, as written (comments left out), in file order; ``rules`` keeps its meaning (the
     disallow rules that can decide); a crawler no group names gets the ``*`` group's lines."""
     from robotrules import parse
+    from robotrules.answers import Governing
     from robotrules.batch.audit import classify_site
-    from robotrules.batch.decide import Governing
 
     robots = parse("User-agent: GPTBot\nDisallow: /  # all\nAllow: /public/\n\n"
                    "User-agent: *\nDisallow: /tmp/\nUser-agent: CCBot\n")
@@ -172,7 +173,7 @@ def test_the_combined_tables_do_not_depend_on_the_order_of_the_rows(tmp_path: Pa
     """The Spark engine's tables come sorted by site, the local engine's in archive order (each
     site's rows in the order of the agents, on both): the trends and changes of the same rows,
     the sites in any order, are the same tables."""
-    tables = [(label, audit(path, AGENTS, processes=1)) for label, path in crawl_warcs(tmp_path, 3).items()]
+    tables = [(label, audit.table(path, AGENTS, processes=1)) for label, path in crawl_warcs(tmp_path, 3).items()]
     combined = labelled(tables)
 
     def sites_reordered(frame: Any, key: Any) -> Any:
@@ -216,7 +217,7 @@ def test_the_report_of_several_crawls_has_the_trends_and_the_changed_sites_then_
     """Three line plots (per crawler, per purpose, the AI training opt-outs) and the tables of
     trends and changed sites come first; the rest of the report is the latest crawl's."""
     pytest.importorskip("matplotlib", reason="the report's plots need matplotlib (robotrules[audit])")
-    from robotrules.batch.report import render_report
+    from robotrules.batch.audit.report import render_report
 
     over = audit_over_time(crawl_warcs(tmp_path, 3), AGENTS, processes=1)
     page = render_report(over.audits)
@@ -242,7 +243,7 @@ def test_the_report_of_several_crawls_renders_in_chromium_accessibly_without_any
     """The trends' line plots are drawn, the changed sites listed, no request made but the page
     itself, and axe-core (bundled with axe-playwright-python) finds no serious or critical violation."""
     pytest.importorskip("matplotlib", reason="the report's plots need matplotlib (robotrules[audit])")
-    from robotrules.batch.report import write_report
+    from robotrules.batch.audit.report import write_report
 
     over = audit_over_time(crawl_warcs(tmp_path, 3), AGENTS, processes=1)
     report = tmp_path / "report.html"

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
-from robotrules.batch.archives import archive_of
-from robotrules.batch.audit import audit
-from robotrules.batch.report import render_report, write_report
+from robotrules.batch import audit
+from robotrules.batch.audit.report import render_report, write_report
+from robotrules.batch.captures import archive_of
 from tests.batch.conftest import SITES
 
 pytest.importorskip("pandas", reason="the audit table needs pandas (robotrules[batch])")
@@ -25,7 +25,7 @@ REQUIREMENT_ID = r"\b[SFCPGRNL][0-9]{1,2}\b"
 
 @pytest.fixture
 def report(warc: Path, tmp_path: Path) -> Path:
-    frame = audit(archive_of(str(warc)), ["GPTBot", "CCBot", "Googlebot", "*"],
+    frame = audit.table(archive_of(str(warc)), ["GPTBot", "CCBot", "Googlebot", "*"],
                   sites=[f"http://{name}.test/" for name in SITES] + ["http://nodns.test/", "http://never.test/"])
     path = tmp_path / "report.html"
     write_report(frame, path, title="Audit of the test sites")
@@ -84,7 +84,7 @@ def test_a_wide_audit_groups_crawlers_by_purpose_and_collapses_those_treated_as_
     """A8: the whole registry (here 60 crawlers of several purposes) stays readable: the crawlers
     no file treats otherwise than '*' are one collapsed line per purpose and have no section of
     their own; the plot of crawlers shows only those that differ; every crawler is still named."""
-    from robotrules.batch.report import WIDE
+    from robotrules.batch.audit.report.page import WIDE
     from robotrules.crawlers import Crawler
 
     kinds = ["ai-training", "ai-search", "search", "other"]
@@ -92,7 +92,7 @@ def test_a_wide_audit_groups_crawlers_by_purpose_and_collapses_those_treated_as_
                              "https://x.test/") for n in range(56))
     registry += tuple(Crawler(token, "Op", "p", "ai-training", "https://x.test/") for token in ("GPTBot", "CCBot"))
     registry += (Crawler("Googlebot", "Google", "p", "search", "https://x.test/"),)
-    frame = audit(archive_of(str(warc)), registry=registry)
+    frame = audit.table(archive_of(str(warc)), registry=registry)
     assert frame["agent"].nunique() == len(registry) + 1 > WIDE
     page = render_report(frame)
     assert page.count("<svg") == 5

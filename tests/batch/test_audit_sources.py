@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from robotrules import MemoryStore, RobotsClient
-from robotrules.batch.archives import archive_of
-from robotrules.batch.audit import AUDIT_COLUMNS, audit
+from robotrules.batch import audit
+from robotrules.batch.audit import AUDIT_COLUMNS
+from robotrules.batch.captures import archive_of
 from robotrules.crawlers import Crawler, load, merge
 from tests.batch.conftest import SITES
 from tests.servers.http import HTTPServer, respond
@@ -51,7 +52,7 @@ def test_an_archive_audit_classifies_every_kind_of_capture(warc: Path) -> None:
     failed fetch (full disallow), an HTML body (no rules), an uncaptured redirect target (a failed
     request) and a site never captured (unknown), each with the facts of its file."""
     archive = archive_of(str(warc))
-    frame = audit(archive, AGENTS, sites=[f"http://{name}.test/some/page" for name in SITES]
+    frame = audit.table(archive, AGENTS, sites=[f"http://{name}.test/some/page" for name in SITES]
                   + ["http://nodns.test/", "http://away.test/robots.txt", "http://never.test/", "mailto:x@y.test"])
     assert list(frame.columns) == list(AUDIT_COLUMNS)
     table = _table(frame)
@@ -71,7 +72,7 @@ def test_an_archive_audit_classifies_every_kind_of_capture(warc: Path) -> None:
 
 def test_an_archive_audit_without_sites_covers_every_captured_robots_txt(warc: Path) -> None:
     """Every robots.txt URL the archive captured is a site (redirect targets that are not robots.txt are not)."""
-    frame = audit(archive_of(str(warc)), ["*"])
+    frame = audit.table(archive_of(str(warc)), ["*"])
     sites = set(frame.site)
     assert sites == {f"http://{name}.test/robots.txt" for name in [*SITES, "nodns", "away"]}
 
@@ -80,8 +81,8 @@ def test_the_local_engine_gives_the_same_rows_with_worker_processes(warc: Path) 
     """The process pool changes nothing but speed: same rows, same order."""
     archive = archive_of(str(warc))
     sites = [f"http://s{n}.test/" for n in range(5)] + [f"http://{name}.test/" for name in SITES] * 1
-    one = audit(archive, AGENTS, sites=sites, processes=1)
-    two = audit(archive, AGENTS, sites=sites, processes=2)
+    one = audit.table(archive, AGENTS, sites=sites, processes=1)
+    two = audit.table(archive, AGENTS, sites=sites, processes=2)
     assert one.equals(two)
 
 
@@ -114,10 +115,10 @@ def test_live_audit_and_single_url_checks_agree_with_the_archive(warc: Path, liv
     client = RobotsClient(MemoryStore())
     try:
         urls = {name: server.url("/") for name, server in live_sites.items()}
-        frame = audit(client, AGENTS, sites=list(urls.values()))
+        frame = audit.table(client, AGENTS, sites=list(urls.values()))
         by_site = {row.site: row for row in frame.itertuples(index=False) if row.agent == "*"}
         assert len(by_site) == len(SITES)
-        archived = _table(audit(archive_of(str(warc)), AGENTS))
+        archived = _table(audit.table(archive_of(str(warc)), AGENTS))
         for name, url in urls.items():
             live = {row.agent: (row.status, row.verdict) for row in frame.itertuples(index=False)
                     if row.site == client.robots_url(url)}
@@ -143,7 +144,7 @@ def test_a_registry_extended_from_a_file_names_new_agents(warc: Path, tmp_path: 
                      "GPTBot,OpenAI (local note),Training crawler,ai-training,https://platform.openai.com/docs/bots\n")
     registry = merge(load(extra))
     assert isinstance(registry[0], Crawler)
-    frame = audit(archive_of(str(warc)), ["ExampleBot/2.0", "GPTBot"], sites=["http://rules.test/"],
+    frame = audit.table(archive_of(str(warc)), ["ExampleBot/2.0", "GPTBot"], sites=["http://rules.test/"],
                   registry=merge(__import__("robotrules.crawlers").crawlers.CRAWLERS, registry))
     rows = frame.set_index("agent")
     assert rows.loc["ExampleBot/2.0", "operator"] == "Example Ltd"
@@ -156,11 +157,11 @@ def test_bad_agents_and_sites_are_clear_errors() -> None:
     from robotrules.batch.captures import Archive
 
     with pytest.raises(ValueError, match="names no crawler"):
-        audit(Archive(), ["  "], sites=["http://a.test/"])
+        audit.table(Archive(), ["  "], sites=["http://a.test/"])
     with pytest.raises(TypeError, match="list of URLs"):
-        audit("http://a.test/", ["*"])
+        audit.table("http://a.test/", ["*"])
 
 
 def test_a_path_is_read_as_captures(warc: Path) -> None:
-    """audit(path) reads the WARC file (or table, or folder) itself."""
-    assert audit(warc, ["*"]).equals(audit(archive_of(str(warc)), ["*"]))
+    """audit.table(path) reads the WARC file (or table, or folder) itself."""
+    assert audit.table(warc, ["*"]).equals(audit.table(archive_of(str(warc)), ["*"]))

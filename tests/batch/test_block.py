@@ -6,10 +6,8 @@ from __future__ import annotations
 import pickle
 
 from robotrules import batch
-from robotrules.batch.block import Block
-from robotrules.batch.decide import decide_url, robots_url_of, tokens_of
-from robotrules.batch.local import Counts, Decider
-from robotrules.batch.sources import ArchiveSource
+from robotrules.batch.engine import ArchiveSource, Block, Counts, Decider, robots_url_of
+from robotrules.batch.engine.rows import decide_url, row_fields, tokens_of
 from tests.batch.conftest import AGENTS, World
 
 HOSTS = {
@@ -104,15 +102,15 @@ def test_agents_are_matched_on_their_product_tokens_once_per_job() -> None:
 
 def test_a_block_written_as_arrow_columns_holds_exactly_its_rows(world: World) -> None:
     """Parquet output is built from the compact columns; it must equal the row tuples."""
-    from robotrules.batch.decide import COLUMNS
-    from robotrules.batch.tables import _schema
+    from robotrules.answers import COLUMNS
+    from robotrules.batch.writers import _schema
 
     source = ArchiveSource(batch.archive_of(str(world.warc)))
     urls_only: list[str | tuple[str, str]] = [*world.urls(), *TRICKY]
     mixed: list[str | tuple[str, str]] = [url if n % 2 else (url, "FooBot/1.0") for n, url in enumerate(urls_only)]
     for items in (urls_only, mixed):
         block = Decider(source).decide(items, AGENTS)
-        table = block.to_arrow(_schema())
+        table = block.to_arrow(_schema(row_fields()))
         assert [tuple(row[name] for name in COLUMNS) for row in table.to_pylist()] == list(block)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from robotrules.batch import Capture, decide, read_captures
-from robotrules.batch.sources import read_warc
+from robotrules.batch.inputs.warc import read_warc
 from robotrules.core.lexer import SIZE_LIMIT
 from tests.batch.warcs import FILLER, Record, bomb_body, chunked, gzipped, write
 from tests.cli.conftest import Run
@@ -63,8 +63,8 @@ def bomb(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
 
 PEAK = """
 import importlib, json, sys, tracemalloc
-from robotrules.batch.sources import read_captures
-for name in ("robotrules.batch.warc", "robotrules.fetch.http", "warcio.archiveiterator", "brotli"):
+from robotrules.batch.inputs import read_captures
+for name in ("robotrules.batch.inputs.warc.reading", "robotrules.fetch.http", "warcio.archiveiterator", "brotli"):
     try:  # imported before counting: modules are not what is measured
         importlib.import_module(name)
     except ImportError:
@@ -166,7 +166,7 @@ def test_bodies_of_tables_of_captures_are_kept_as_warc_bodies_are(tmp_path: Path
 
 def test_header_lines_past_a_mebibyte_are_a_damaged_record(tmp_path: Path) -> None:
     """#16-M4: a header that decompresses to megabytes is not read into memory: the record is damaged."""
-    from robotrules.batch.sources import DamagedArchive
+    from robotrules.errors import DamagedArchive
 
     path = tmp_path / "a.warc.gz"
     offsets = write(path, [Record.of("http://ok.test/robots.txt", b"User-agent: *\nDisallow: /\n"),

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from robotrules import batch
-from robotrules.batch.sources import capture_of_row
+from robotrules.batch.inputs.tables import capture_of_row
 
 pandas = pytest.importorskip("pandas", reason="pandas (robotrules[batch]) is not installed")
 

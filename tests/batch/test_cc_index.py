@@ -1,5 +1,5 @@
 """Common Crawl's columnar index as an input: select captures by host or URL, read just their
-records by byte range, locally or from a server (issue #20, section 1; robotrules.batch.ccindex).
+records by byte range, locally or from a server (issue #20, section 1; robotrules.batch.inputs.ccindex.reading).
 
 The WARC files are the Common Crawl shapes of ``test_cc_shapes`` (plus sites of their own),
 written in two files of a ``crawl-data/.../robotstxt/`` tree; the index is a Parquet table in
@@ -22,7 +22,7 @@ import pytest
 
 from robotrules import batch
 from robotrules.batch import Capture, DamagedArchive, SourceError, archive_of
-from robotrules.batch.ccindex import IndexRecord, select_records
+from robotrules.batch.inputs.ccindex import IndexRecord, select_records
 from tests.batch.test_cc_shapes import CAPTURES, EXPECTED, T
 from tests.servers.http import Exchange, HTTPServer, respond
 
@@ -178,10 +178,10 @@ def test_captures_selected_from_the_index_decide_as_the_whole_warc_files(crawl: 
     assert len(archive) == len({capture.url for capture in ALL})
     assert rows_of(archive) == rows_of(crawl.warcs)
     assert archive.bad_records == ()
-    from robotrules.batch.audit import audit
+    from robotrules.batch import audit
 
-    by_index = audit(archive, ["GPTBot", "FooBot"], processes=1)
-    assert by_index.equals(audit(archive_of(crawl.warcs), ["GPTBot", "FooBot"], processes=1))  # audits alike
+    by_index = audit.table(archive, ["GPTBot", "FooBot"], processes=1)
+    assert by_index.equals(audit.table(archive_of(crawl.warcs), ["GPTBot", "FooBot"], processes=1))  # audits alike
 
 
 def test_ranged_reads_from_a_server_fetch_exactly_the_selected_byte_ranges(crawl: Crawl, server: HTTPServer) -> None:

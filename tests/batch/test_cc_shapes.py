@@ -8,7 +8,7 @@ those shapes; :data:`EXPECTED` is what the fetch policy says of each page on the
 pinned here for the local engine (``tests/spark/test_spark_cc_shapes.py`` pins the same
 rows on Spark).
 
-The decision time: :class:`~robotrules.batch.sources.ArchiveSource` (and ``robotrules.spark.decide``)
+The decision time: :class:`~robotrules.batch.engine.sources.ArchiveSource` (and ``robotrules.spark.decide``)
 take ``now``; None judges each robots.txt as of its own capture. Of several captures of one URL
 the latest is the one current at any time after it (captures.replaces), whatever the order of
 the records in the file.
@@ -21,10 +21,8 @@ from pathlib import Path
 import pytest
 
 from robotrules.batch import Capture
-from robotrules.batch.archives import archive_of
-from robotrules.batch.decide import robots_url_of
-from robotrules.batch.local import decide_rows
-from robotrules.batch.sources import ArchiveSource
+from robotrules.batch.captures import archive_of
+from robotrules.batch.engine import ArchiveSource, decide_rows, robots_url_of
 from robotrules.core.policy import Policy
 
 pytest.importorskip("warcio", reason="warcio (robotrules[batch]) is not installed")

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from robotrules.batch.tables import csv_cell, csv_value
+from robotrules._cells import csv_cell, csv_value
 from tests.cli.conftest import Run, cli_env, console_script, robotrules
 
 __all__ = ["cli_env", "console_script", "robotrules"]

@@ -18,7 +18,8 @@ import pytest
 
 from robotrules import batch
 from robotrules.batch import BadRecord, DamagedArchive, archive_of, read_captures
-from robotrules.batch.sources import SourceError, read_warc
+from robotrules.batch.inputs.warc import read_warc
+from robotrules.errors import SourceError
 from tests.batch.warcs import Record, write
 from tests.cli.conftest import Run, assert_clean_error
 

@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from robotrules.batch import DamagedArchive
-from robotrules.batch.audit import audit
-from robotrules.batch.sources import skipped_of
+from robotrules.batch import DamagedArchive, audit
+from robotrules.batch.inputs import skipped_of
 from tests.batch.warcs import Record, write
 from tests.cli.harness import in_process
 
@@ -70,13 +69,13 @@ def test_skip_bad_records_audits_the_rest_and_counts_them_in_the_summary_and_the
 
 
 def test_the_audit_library_raises_or_notes_the_damaged_records(half: tuple[Path, int]) -> None:
-    """#16-M5: audit() raises DamagedArchive; with skip_bad_records the table notes them in its attrs,
+    """#16-M5: audit.table() raises DamagedArchive; with skip_bad_records the table notes them in its attrs,
     which survive a Parquet round trip."""
     path, offset = half
     with pytest.raises(DamagedArchive) as raised:
-        audit(str(path), ["GPTBot"])
+        audit.table(str(path), ["GPTBot"])
     assert raised.value.offset == offset
-    frame = audit(str(path), ["GPTBot"], skip_bad_records=True)
+    frame = audit.table(str(path), ["GPTBot"], skip_bad_records=True)
     assert len(frame) == 5
     assert [(bad.path, bad.offset) for bad in skipped_of(frame)] == [(str(path), offset)]
     frame.to_parquet(path.with_suffix(".parquet"))

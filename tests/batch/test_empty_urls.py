@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from robotrules import batch
-from robotrules.batch.decide import NO_URL
+from robotrules.batch.engine import NO_URL
 from tests.batch.warcs import Record, write
 from tests.cli.conftest import Run
 

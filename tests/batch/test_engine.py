@@ -10,8 +10,7 @@ from pathlib import Path
 import pytest
 
 from robotrules import MemoryStore, RobotsClient, SQLiteStore, batch
-from robotrules.batch.local import Counts, Decider, decide_rows
-from robotrules.batch.sources import ArchiveSource
+from robotrules.batch.engine import ArchiveSource, Counts, Decider, decide_rows
 from robotrules.core.policy import Policy
 from tests.batch.conftest import AGENTS, World
 from tests.servers.http import HTTPServer, respond

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from robotrules.batch import ccindex
+from robotrules.batch.inputs.ccindex import reading as ccindex
 from tests.batch.warcs import Record, write
 from tests.cli.conftest import Run, assert_clean_error, console_script  # noqa: F401 (a fixture)
 from tests.servers.http import HTTPServer

@@ -17,8 +17,9 @@ from typing import Any
 
 import pytest
 
-from robotrules.batch.audit import audit
-from robotrules.batch.report import render_report, visible
+from robotrules.batch import audit
+from robotrules.batch.audit.report import render_report
+from robotrules.batch.audit.report._html import visible
 from tests.batch.conftest import write_answers_warc as write_warc
 from tests.cli.harness import in_process
 
@@ -87,7 +88,7 @@ def test_matplotlib_settings_that_read_math_or_tex_change_nothing(hostile: Path)
     mathtext for numbers): the same page is made, without TeX, with the hostile labels as written."""
     import matplotlib
 
-    frame = audit(str(hostile), AGENTS)
+    frame = audit.table(str(hostile), AGENTS)
     plain = render_report(frame)
     with matplotlib.rc_context({"text.usetex": True, "text.parse_math": True, "axes.formatter.use_mathtext": True}):
         again = render_report(frame)

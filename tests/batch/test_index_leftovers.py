@@ -22,8 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from robotrules.batch import index as disk
-from robotrules.batch.archives import archive_of
+from robotrules.batch.captures import archive_of, scratch
 from tests.batch.test_archive_index import raw_warc
 from tests.cli.harness import SCRIPT, cli_environment
 
@@ -133,7 +132,7 @@ def test_a_killed_temporary_index_is_deleted_by_the_next_temporary_build(big_war
     next build of a temporary index deletes it and its bodies file, and its own goes with its archive."""
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    code = ("import sys; from robotrules.batch.archives import archive_of; "
+    code = ("import sys; from robotrules.batch.captures.keeping import archive_of; "
             "archive_of(sys.argv[1], auto_index_above=0)")
     dead = started([sys.executable, "-c", code, str(big_warc)], tmp_path, {**os.environ, "TMPDIR": str(scratch)})
     midway(dead, lambda: list(scratch.glob(f"robotrules-index-{dead.pid}-*.sqlite3")))
@@ -159,7 +158,7 @@ def test_only_files_robotrules_named_for_a_process_that_is_gone_are_deleted(tmp_
     """The rule on its own: a name of robotrules' with a process of this host that is gone is
     deleted (SQLite's journal beside it too); one of a live process (this one, its parent), one
     of another host, an unfinished index of another name, and every other file stay."""
-    host = disk._host()
+    host = scratch._host()
     gone = _dead_pid()
     doomed = [f".captures.sqlite3.{gone}-{host}.abc_1234.partial", f".captures.sqlite3.{gone}-{host}.abc_1234.partial-journal",
               f"robotrules-bodies-{gone}-{host}.x1y2z3w4.sqlite3", f"robotrules-index-{gone}-{host}.q9w8e7r6.sqlite3"]
@@ -170,6 +169,6 @@ def test_only_files_robotrules_named_for_a_process_that_is_gone_are_deleted(tmp_
             "captures.sqlite3", f"robotrules-bodies-{gone}.sqlite3", "notes.txt"]
     for name in doomed + kept:
         (tmp_path / name).write_bytes(b"x")
-    deleted = disk.clean_leftovers(str(tmp_path), "captures.sqlite3")
+    deleted = scratch.clean_leftovers(str(tmp_path), "captures.sqlite3")
     assert sorted(Path(path).name for path in deleted) == sorted(doomed)
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted(kept)

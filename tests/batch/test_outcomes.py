@@ -73,7 +73,7 @@ def test_every_shape_of_capture_gets_its_common_crawl_class_beside_the_policys_r
     """F2-F5, F3 (a redirect followed, one to a target not archived, a loop, one without a
     Location), C2 (a 503 after a 200: the class is the 503's while the good copy decides): the
     class of each capture and what the policy makes of it."""
-    from robotrules.batch.decide import governing
+    from robotrules.batch.engine import governing
 
     archive = Archive(CAPTURES)
     got = {}
@@ -138,8 +138,7 @@ BATCH_AGENTS = ("*", "GPTBot", "AdsBot-Google")
 def batch_rows(processes: int = 1, chunk_size: int = 10_000, preferences: bool = False) -> list[tuple[object, ...]]:
     """The local engine's rows of :data:`BATCH_URLS` for :data:`BATCH_AGENTS` over :data:`CAPTURES`,
     each robots.txt judged as of its capture."""
-    from robotrules.batch.local import decide_rows
-    from robotrules.batch.sources import ArchiveSource
+    from robotrules.batch.engine import ArchiveSource, decide_rows
 
     source = ArchiveSource(Archive(CAPTURES), Policy(), "google", None)
     return [tuple(row) for block in decide_rows(BATCH_URLS, BATCH_AGENTS, source, processes=processes,
@@ -174,7 +173,7 @@ def test_the_batch_class_is_the_outcome_of_the_robots_txt_entry_and_the_audit_cl
     """One class per robots.txt on every table: a batch row's ``robots_outcome`` is what
     :func:`outcome_of` says of its robots.txt's entry, and the audit row's ``outcome`` of the site."""
     from robotrules.batch.audit import audit_rows
-    from robotrules.batch.decide import governing
+    from robotrules.batch.engine import governing
 
     archive = Archive(CAPTURES)
     rows = {row[0]: row for row in batch_rows() if row[1] == "*"}
@@ -194,7 +193,7 @@ def test_the_class_comes_before_the_preference_columns_and_in_every_output_forma
     pandas = pytest.importorskip("pandas")
     from robotrules import batch
     from robotrules.answers import COLUMNS
-    from robotrules.batch.decide import row_columns
+    from robotrules.batch.engine import row_columns
 
     plain = batch_rows()
     with_prefs = batch_rows(preferences=True)

@@ -13,7 +13,7 @@ import pytest
 
 from robotrules import batch, parse
 from robotrules.answers import COLUMNS, arrow_schema, token_of
-from robotrules.batch.decide import PREFERENCE_COLUMNS, robots_url_of, row_columns
+from robotrules.batch.engine import PREFERENCE_COLUMNS, robots_url_of, row_columns
 from robotrules.core.usage import CATEGORIES
 from tests.batch.conftest import write_answers_warc
 from tests.batch.usage_sites import (
@@ -80,7 +80,8 @@ READER_URLS = ["/", "/café/x", "/caf%C3%A9/x", "/doc.pdf", "/doc.pdf?x=1", "/a/
 def test_the_preference_reader_gives_what_usage_gives_in_every_mode(mode: str) -> None:
     """A1-A7 (with R3, R4, G2-G4): the batch's reader, which parses each token's rules once, gives
     for every URL and agent what RobotsTxt.usage gives, in every mode (legacy1994: nothing)."""
-    from robotrules.batch.decide import Governing, PreferenceReader
+    from robotrules.answers import Governing
+    from robotrules.batch.engine.rows import PreferenceReader
 
     for body in READER_BODIES:
         robots = parse(body, mode=mode)
@@ -197,7 +198,7 @@ def test_a_crawler_that_ignores_the_global_group_is_decided_without_it_in_batch_
     """A8: AdsBot-Google obeys only groups naming it: its row is allowed where '*' disallows,
     the reason says why, and its preferences are those of no group (the '*' group's are not its)."""
     from robotrules.answers import Governing
-    from robotrules.batch.decide import PreferenceReader, decide_url
+    from robotrules.batch.engine.rows import PreferenceReader, decide_url
 
     robots = parse(b"User-agent: *\nDisallow: /\nContent-Usage: train-ai=n\n")
     gov = Governing("https://site.test/robots.txt", "rules", 200, "robots.txt found", robots)

@@ -94,11 +94,25 @@ def test_batch_counts_standard_input_as_it_copies_it_for_the_total(
     assert re.search(r"\d+:\d\d:\d\d left", shown), shown
 
 
+def test_batch_of_a_text_list_counts_it_first_and_shows_a_total(
+        world: World, tmp_path: Path, cli_env: dict[str, str]) -> None:
+    """A text file of URLs is counted before the run (one fast pass over its bytes), so the bar
+    shows a total and a percentage, not only the rows done."""
+    (tmp_path / "urls.txt").write_text("# the URLs\n" + "".join(url + "\n" for url in _urls(world)))
+    code, shown, _ = _on_terminal(["batch", "--urls", "urls.txt", "-a", "FooBot", "--robots", str(world.warc),
+                                   "--output", "out.csv"], cwd=tmp_path, env=cli_env)
+    assert code == 1, shown
+    assert "deciding" in shown and "9/9 rows" in shown
+
+
 def test_batch_without_a_known_total_shows_the_rows_done_and_the_rate(
         world: World, tmp_path: Path, cli_env: dict[str, str]) -> None:
-    """A text file of URLs is not read twice to count it: the bar shows the rows done and the rate."""
-    (tmp_path / "urls.txt").write_text("".join(url + "\n" for url in _urls(world)))
-    code, shown, _ = _on_terminal(["batch", "--urls", "urls.txt", "-a", "FooBot", "--robots", str(world.warc),
+    """A compressed list is not read twice to count it: the bar shows the rows done and the rate."""
+    import gzip
+
+    with gzip.open(tmp_path / "urls.csv.gz", "wt", encoding="utf-8") as handle:
+        handle.write("url\n" + "".join(url + "\n" for url in _urls(world)))
+    code, shown, _ = _on_terminal(["batch", "--urls", "urls.csv.gz", "-a", "FooBot", "--robots", str(world.warc),
                                    "--output", "out.csv"], cwd=tmp_path, env=cli_env)
     assert code == 1, shown
     assert "deciding" in shown and "9 rows" in shown

@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from robotrules.batch.archives import archive_of
-from robotrules.batch.audit import archive_sites, audit
-from robotrules.batch.report import NOT_IN_REGISTRY, render_report
+from robotrules.batch import audit
+from robotrules.batch.audit import archive_sites
+from robotrules.batch.audit.report import render_report
+from robotrules.batch.audit.report.page import NOT_IN_REGISTRY
+from robotrules.batch.captures import archive_of
 from tests.batch.conftest import write_answers_warc
 from tests.cli.conftest import cli_env, console_script
 
@@ -42,7 +44,7 @@ def test_a_redirect_target_is_not_one_more_site(tmp_path: Path) -> None:
     archive = archive_of(str(_redirect_warc(tmp_path)))
     assert list(archive_sites(archive)) == ["http://moved.test/robots.txt", "http://plain.test/robots.txt",
                                             "http://loop-a.test/robots.txt", "http://loop-b.test/robots.txt"]
-    frame = audit(archive, ["GPTBot", "*"])
+    frame = audit.table(archive, ["GPTBot", "*"])
     assert "http://www.moved.test/robots.txt" not in set(frame.site)
     moved = frame[frame.site == "http://moved.test/robots.txt"].set_index("agent")
     assert moved.loc["GPTBot", "verdict"] == "blocked" and moved.loc["*", "verdict"] == "partly"
@@ -53,7 +55,7 @@ def test_a_redirect_target_is_not_one_more_site(tmp_path: Path) -> None:
 def test_every_heading_caption_and_legend_says_what_it_counts(tmp_path: Path) -> None:
     """Each heading, table caption and plot legend over numbers names its unit: sites, or site x
     crawler pairs."""
-    frame = audit(archive_of(str(_redirect_warc(tmp_path))), ["GPTBot", "Googlebot", "*"])
+    frame = audit.table(archive_of(str(_redirect_warc(tmp_path))), ["GPTBot", "Googlebot", "*"])
     page = render_report(frame)
     titles = re.findall(r"<h[23][^>]*>(.*?)</h[23]>|<caption>(.*?)</caption>", page)
     assert len(titles) > 8
@@ -72,7 +74,7 @@ def test_every_heading_caption_and_legend_says_what_it_counts(tmp_path: Path) ->
 def test_every_crawler_listed_has_an_operator_and_a_purpose(tmp_path: Path) -> None:
     """A8: the registry's operator and purpose for known crawlers; a crawler the registry lacks is
     said to be not in it; '*' is any crawler no group names."""
-    frame = audit(archive_of(str(_redirect_warc(tmp_path))), ["GPTBot", "MadeUpBot", "*"])
+    frame = audit.table(archive_of(str(_redirect_warc(tmp_path))), ["GPTBot", "MadeUpBot", "*"])
     page = render_report(frame)
     table = re.search(r'<table id="crawlers">.*?</table>', page, re.S)
     assert table is not None

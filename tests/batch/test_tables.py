@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from robotrules import batch
-from robotrules.batch.decide import COLUMNS
-from robotrules.batch.sources import SourceError
+from robotrules.answers import COLUMNS
+from robotrules.errors import SourceError
 from tests.batch.conftest import RULES, World
 
 pandas = pytest.importorskip("pandas", reason="pandas (robotrules[batch]) is not installed")

@@ -13,10 +13,12 @@ from pathlib import Path
 import pytest
 
 from robotrules import parse
-from robotrules.batch.audit import AUDIT_COLUMNS, audit, classify, classify_site
-from robotrules.batch.decide import Governing
-from robotrules.batch.purposes import OPT_OUTS, PURPOSE_COLUMNS, by_purpose, opt_out, opt_out_counts
-from robotrules.batch.report import OPT_OUT_LABELS, render_report
+from robotrules.answers import Governing
+from robotrules.batch import audit
+from robotrules.batch.audit import AUDIT_COLUMNS, OPT_OUTS, by_purpose, classify, classify_site, opt_out, opt_out_counts
+from robotrules.batch.audit.purposes import PURPOSE_COLUMNS
+from robotrules.batch.audit.report import render_report
+from robotrules.batch.audit.report._words import OPT_OUT_LABELS
 from robotrules.crawlers import Crawler
 from tests.batch.usage_sites import AUDIT_AGENTS, EXPECTED_OPT_OUT, opt_out_warc, site_url
 from tests.cli.harness import in_process
@@ -52,7 +54,7 @@ def test_a_rows_opt_out_follows_its_verdict_its_group_and_its_train_ai_preferenc
 
 @pytest.fixture
 def table(tmp_path: Path) -> pandas.DataFrame:
-    return audit(opt_out_warc(tmp_path), AUDIT_AGENTS, processes=1)
+    return audit.table(opt_out_warc(tmp_path), AUDIT_AGENTS, processes=1)
 
 
 def test_the_audit_table_says_how_each_site_opts_each_training_crawler_out(table: pandas.DataFrame) -> None:
@@ -129,7 +131,7 @@ def test_the_command_line_writes_the_opt_out_columns_and_counts_them_by_site(tmp
     written = pandas.read_csv(tmp_path / "out.csv", keep_default_na=False)
     assert list(written.columns) == list(AUDIT_COLUMNS)
     both = written[written["site"] == site_url("both")].set_index("agent")
-    assert both.loc["CCBot", "training_opt_out"] == "train-ai=n" and str(both.loc["CCBot", "train_ai"]) == "False"
+    assert both.loc["CCBot", "training_opt_out"] == "train-ai=n" and str(both.loc["CCBot", "train_ai"]).lower() == "false"
     assert both.loc["GPTBot", "train_ai"] == ""  # not applicable: written empty
     assert "Opted out of AI training" in (tmp_path / "report.html").read_text(encoding="utf-8")
     as_json = in_process(["audit", "--robots", str(warc), *agents, "--output", "out.jsonl", "--json"],

@@ -1,6 +1,6 @@
 """The two ways of reading a .warc.gz give the same captures and the same damage (issue #20, F9).
 
-:func:`robotrules.batch.warc.records` decompresses each gzip member whole in memory while the
+:func:`robotrules.batch.inputs.warc.reading.records` decompresses each gzip member whole in memory while the
 members are plainly whole records (``READER = "members"``, the default, fast), and reads the rest
 as a stream; ``READER = "stream"`` reads every record as a stream (the reader the damage tests
 were written against). On every file here, sound, odd or damaged, both readers must give the
@@ -19,8 +19,11 @@ from typing import Any
 
 import pytest
 
-from robotrules.batch import BadRecord, warc
-from robotrules.batch.sources import DamagedArchive, SourceError, read_warc
+from robotrules.batch import BadRecord
+from robotrules.batch.inputs.warc import _whole as whole
+from robotrules.batch.inputs.warc import read_warc
+from robotrules.batch.inputs.warc import reading as warc
+from robotrules.errors import DamagedArchive, SourceError
 from tests.batch.warcs import FILLER, Record, bomb_body, chunked, gzipped, write
 
 pytest.importorskip("warcio", reason="warcio (robotrules[batch]) is not installed")
@@ -185,8 +188,8 @@ def test_the_fast_path_parses_plain_records_as_warcio_does(tmp_path: Path) -> No
 
     ok = b"HTTP/1.1 301 Moved Permanently\r\nLocation: https://s.test/robots.txt\r\nServer:  x \r\n\r\n"
     data = raw_record(ok, b"moved", extra=b"WARC-Payload-Digest: sha1:AAAA\r\n")
-    fast = warc._plain(data)
-    slow = warc._loader().parse_record_stream(io.BytesIO(data))
+    fast = whole._plain(data)
+    slow = whole._loader().parse_record_stream(io.BytesIO(data))
     assert fast is not None
     for name in ("format", "rec_type", "content_type", "length", "payload_length"):
         assert getattr(fast, name) == getattr(slow, name), name

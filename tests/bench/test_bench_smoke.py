@@ -70,3 +70,21 @@ def test_check_instructions_corpus_workloads_count_every_link_and_every_file():
     files = sum(1 for _ in (corpus / "robotfiles").iterdir())
     assert bench.corpus_workload("parse", counted=True) == files
     assert bench.corpus_workload("check", counted=False) > 0
+
+
+def test_audit_bench_audits_real_files_through_the_command_and_reports_memory_and_bytes(tmp_path):
+    """The audit benchmark writes real corpus files as captures, runs ``robotrules audit`` in a
+    child process and reports its rows, bytes a row on disk and peak memory."""
+    corpus = load_bench("corpus_bench").default_corpus()
+    if not (corpus / "robotfiles").is_dir():
+        pytest.skip(f"corpus absent: {corpus}")
+    pytest.importorskip("warcio")
+    pytest.importorskip("pyarrow")
+    out_json, out_md = tmp_path / "a.json", tmp_path / "a.md"
+    run_bench("audit_bench", "--captures", "12", "--corpus", str(corpus), "--workdir", str(tmp_path / "work"),
+              "--json", str(out_json), "--markdown", str(out_md))
+    (run,) = json.loads(out_json.read_text())["runs"]
+    assert run["ok"] and run["captures"] == 12
+    assert run["rows"] % 12 == 0 and run["rows"] > 12  # a row per site and crawler of the registry
+    assert run["bytes_per_row"] > 0 and run["peak_rss_mib"] > 0
+    assert "| working tree | 12 |" in out_md.read_text()

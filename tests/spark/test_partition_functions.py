@@ -25,8 +25,7 @@ import pytest
 from robotrules import batch
 from robotrules.batch import Archive, Capture
 from robotrules.batch.audit import audit_rows, site_keys
-from robotrules.batch.decide import row_columns, row_fields
-from robotrules.batch.sources import ArchiveSource
+from robotrules.batch.engine import ArchiveSource, row_columns, row_fields
 from robotrules.core.policy import Policy
 from robotrules.crawlers import CRAWLERS
 from robotrules.spark._audit import AUDIT_SCHEMA, _shipped_auditor
@@ -145,7 +144,10 @@ def test_the_shipped_audit_classifies_a_batch_of_sites_as_the_local_audit_does()
     agents = ("*", "GPTBot", "AdsBot-Google")
     shipped = Shipped("audit", ArchiveSource(Archive(CAPTURES), Policy(), "google", None))
     run = _shipped_auditor(SimpleNamespace(value=shipped), agents, CRAWLERS, False)
-    keys = pa.RecordBatch.from_arrays([pa.array(list(site_keys(sites)), pa.string())], names=["key"])
+    found = list(site_keys(sites))
+    keys = pa.RecordBatch.from_arrays([pa.array([key.site for key in found], pa.string()),
+                                       pa.array([key.robots_url for key in found], pa.string())],
+                                      names=["key", "robots_url"])
     outs = list(run(iter([keys])))
     names = [part.split()[0] for part in AUDIT_SCHEMA.split(", ")]  # a DDL string: no pyspark needed
     assert all(out.schema.names == names for out in outs)

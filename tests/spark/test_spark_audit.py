@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from robotrules.batch.audit import AUDIT_COLUMNS, audit
+from robotrules.batch import audit
+from robotrules.batch.audit import AUDIT_COLUMNS
 from tests.batch.conftest import SITES, warc  # noqa: F401 (the WARC fixture of the audit tests)
 from tests.cli.harness import in_process
 
@@ -30,8 +31,8 @@ def test_spark_audit_of_every_captured_robots_txt_is_the_local_table(spark: Any,
     """F1-F5 on Spark: rules, a redirect chain, 404, 503, a failed fetch, HTML, a redirect to a
     target never captured: every captured robots.txt gives the local engine's row, with the same
     column types (the Spark table comes sorted by site)."""
-    local = audit(warc, AGENTS, processes=1)
-    on_spark = audit([warc], AGENTS, engine="spark")
+    local = audit.table(warc, AGENTS, processes=1)
+    on_spark = audit.table([warc], AGENTS, engine="spark")
     by_site = local.assign(order=local["agent"].map(AGENTS.index)).sort_values(["site", "order"], kind="stable")
     pandas.testing.assert_frame_equal(on_spark, by_site.drop(columns="order").reset_index(drop=True))
     assert len(on_spark) == len(AGENTS) * (len(SITES) + 2)
@@ -75,12 +76,12 @@ def test_robotrules_audit_engine_spark_writes_the_local_table_and_the_report(spa
 def test_spark_counts_a_site_whose_robots_txt_redirects_once_as_the_local_engine_does(spark: Any,
                                                                                       tmp_path: Path) -> None:
     """F3: a captured robots.txt that another's redirects end at is no site of its own on either
-    engine (robotrules.batch.audit.redirected_away); a redirect loop keeps both its sites."""
+    engine (robotrules.batch.audit.sites.redirected_away); a redirect loop keeps both its sites."""
     from tests.batch.test_report_counts import _redirect_warc
 
     archive = _redirect_warc(tmp_path)
-    local = audit(archive, ["GPTBot", "*"], processes=1)
-    on_spark = audit([archive], ["GPTBot", "*"], engine="spark")
+    local = audit.table(archive, ["GPTBot", "*"], processes=1)
+    on_spark = audit.table([archive], ["GPTBot", "*"], engine="spark")
     assert sorted(set(on_spark.site)) == sorted(set(local.site)) == [
         "http://loop-a.test/robots.txt", "http://loop-b.test/robots.txt", "http://moved.test/robots.txt",
         "http://plain.test/robots.txt"]

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from robotrules.batch.trends import audit_over_time
+from robotrules.batch.audit import audit_over_time
 from tests.batch.test_audit_over_time import AGENTS, LABELS, THIRD_CRAWL_CHANGES, TWO_CRAWL_CHANGES, crawl_warcs
 from tests.cli.harness import in_process
 

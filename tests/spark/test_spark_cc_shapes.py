@@ -69,7 +69,8 @@ def test_spark_rows_carry_each_outcome_class_of_their_robots_txt_as_the_local_en
     no URL or no robots.txt) is on the ``robots_outcome`` of the rows of the URLs it governs, on
     both of Spark's paths, row for row the local engine's rows (with the preference columns too)."""
     from robotrules import spark as rs
-    from robotrules.batch.decide import COLUMNS, row_columns
+    from robotrules.answers import COLUMNS
+    from robotrules.batch.engine import row_columns
     from tests.batch.test_outcomes import BATCH_AGENTS, BATCH_OUTCOMES, BATCH_URLS, CAPTURES, batch_rows
     from tests.spark.test_spark_engine import captures_df
 

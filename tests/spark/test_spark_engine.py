@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
+from robotrules.answers import COLUMNS
 from robotrules.batch import Archive, Capture, decide_row, governing
-from robotrules.batch.decide import COLUMNS, robots_url_of
+from robotrules.batch.engine import robots_url_of
 from robotrules.core.policy import Policy
 
 pytestmark = pytest.mark.jvm
@@ -243,7 +244,7 @@ def test_now_replays_each_capture_as_of_then_as_the_local_engine_does(spark: Any
     """F5-F6: given ``now``, captures are replayed as of ``now`` (as the local engine's
     ArchiveSource does), so a 503 captured 40 days earlier still disallows everything."""
     from robotrules import spark as rs
-    from robotrules.batch.sources import ArchiveSource
+    from robotrules.batch.engine import ArchiveSource
 
     captures = [c for c in CAPTURES if c.url in ("https://down.example/robots.txt", "https://rules.example/robots.txt")]
     now = T + 40 * 86400

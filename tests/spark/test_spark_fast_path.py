@@ -19,10 +19,9 @@ from typing import Any
 import pytest
 
 from robotrules import batch
-from robotrules.batch import Capture
-from robotrules.batch.audit import audit
-from robotrules.batch.decide import COLUMNS, decide_row, governing, robots_url_of
-from robotrules.batch.sources import ArchiveSource
+from robotrules.answers import COLUMNS
+from robotrules.batch import Capture, audit
+from robotrules.batch.engine import ArchiveSource, decide_row, governing, robots_url_of
 from robotrules.core.policy import Policy
 from tests.batch.usage_sites import PREFERENCE_AGENTS, PREFERENCE_CAPTURES, PREFERENCE_URLS
 from tests.spark.test_spark_engine import HTML, T, write_warc
@@ -168,7 +167,7 @@ def test_both_paths_give_the_local_preference_columns(spark: Any) -> None:
 
 def test_a_crawler_that_ignores_the_star_group_is_decided_without_it_on_both_paths(spark: Any) -> None:
     """A8: AdsBot-Google obeys only groups that name it; both paths decide its rows as the shared
-    decision (:func:`robotrules.batch.decide.decide_row`) does, and the reason says so."""
+    decision (:func:`robotrules.batch.engine.rows.decide_row`) does, and the reason says so."""
     from robotrules import spark as rs
 
     captures = [Capture("https://ads.test/robots.txt", 200, {}, b"User-agent: *\nDisallow: /x\n", T),
@@ -220,11 +219,11 @@ def test_the_spark_audit_gives_the_local_table_on_both_paths(spark: Any, warcs: 
 
     paths = warcs[:2]
     agents = ["GPTBot", "FooBot", "*"]
-    local = audit([Path(p) for p in paths], agents, processes=1)
+    local = audit.table([Path(p) for p in paths], agents, processes=1)
     want = local.sort_values(["site", "agent"], kind="stable").reset_index(drop=True)
     assert "https://to.test/robots.txt" not in set(want["site"])
     sites = ["https://multi.test/", "http://from.test/a", "https://never.test/", "not a url", "https://html.test/"]
-    local_sites = audit([Path(p) for p in paths], agents, sites=sites, processes=1)
+    local_sites = audit.table([Path(p) for p in paths], agents, sites=sites, processes=1)
     want_sites = local_sites.sort_values(["site", "agent"], kind="stable").reset_index(drop=True)
     from robotrules.batch.audit import typed
 
@@ -238,7 +237,7 @@ def test_the_spark_audit_gives_the_local_table_on_both_paths(spark: Any, warcs: 
 def test_governing_is_judged_as_the_local_engine_judges_it(warcs: list[Path]) -> None:
     """The shipped archive judges a robots URL exactly as the local engine's source: the latest
     capture, as of its own capture time (C1)."""
-    from robotrules.batch.archives import archive_of
+    from robotrules.batch.captures import archive_of
     from robotrules.spark._shipped import Worker
 
     archive = archive_of([str(p) for p in warcs])

@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from robotrules import MemoryStore, RedisStore, RobotsClient, SQLiteStore, batch
+from robotrules.answers import COLUMNS
 from robotrules.batch.audit import AUDIT_COLUMNS, audit_rows
-from robotrules.batch.decide import COLUMNS
 from robotrules.core.policy import Policy
 from tests.batch.conftest import AGENTS, FAILED, World, world  # noqa: F401 (the live sites of the batch tests)
 from tests.cache.conftest import redis_client, redis_prefix, redis_store, redis_url  # noqa: F401 (a real Redis)

@@ -13,10 +13,9 @@ from typing import Any
 import pytest
 
 from robotrules import batch
-from robotrules.batch import BadRecord, DamagedArchive
-from robotrules.batch.audit import audit
-from robotrules.batch.decide import NO_URL
-from robotrules.batch.sources import skipped_of
+from robotrules.batch import BadRecord, DamagedArchive, audit
+from robotrules.batch.engine import NO_URL
+from robotrules.batch.inputs import skipped_of
 from tests.batch.warcs import FILLER, Record, bomb_body, gzipped, write
 
 pytestmark = pytest.mark.jvm
@@ -97,13 +96,13 @@ def test_spark_stops_at_a_damaged_archive_or_skips_the_records_the_local_engine_
 
 
 def test_spark_audit_of_a_damaged_archive_is_the_local_audit(spark: Any, archives: tuple[Path, Path, int]) -> None:
-    """#16-M5: audit(engine="spark") raises DamagedArchive as the local audit does; with
+    """#16-M5: audit.table(engine="spark") raises DamagedArchive as the local audit does; with
     skip_bad_records the tables and the damaged records noted are the same."""
     _, cut, offset = archives
     with pytest.raises(DamagedArchive) as raised:
-        audit([cut], ["*"], engine="spark")
+        audit.table([cut], ["*"], engine="spark")
     assert raised.value.offset == offset
-    local = audit(cut, ["*"], skip_bad_records=True, processes=1)
-    on_spark = audit([cut], ["*"], engine="spark", skip_bad_records=True)
+    local = audit.table(cut, ["*"], skip_bad_records=True, processes=1)
+    on_spark = audit.table([cut], ["*"], engine="spark", skip_bad_records=True)
     pandas.testing.assert_frame_equal(on_spark, local.sort_values("site", kind="stable").reset_index(drop=True))
     assert skipped_of(on_spark) == skipped_of(local) == [BadRecord(str(cut), offset, skipped_of(local)[0].detail)]

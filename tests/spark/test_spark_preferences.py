@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from robotrules import batch
-from robotrules.answers import spark_schema
-from robotrules.batch.audit import audit
-from robotrules.batch.decide import COLUMNS, PREFERENCE_COLUMNS, row_columns
-from robotrules.batch.purposes import by_purpose
+from robotrules.answers import COLUMNS, spark_schema
+from robotrules.batch import audit
+from robotrules.batch.audit import by_purpose
+from robotrules.batch.engine import PREFERENCE_COLUMNS, row_columns
 from tests.batch.usage_sites import (
     AUDIT_AGENTS,
     PINNED,
@@ -96,8 +96,8 @@ def test_spark_audit_gives_the_local_train_ai_and_opt_out_columns(spark: Any, tm
     Content-Signal), both and neither, the audit table (train_ai and training_opt_out included,
     with the same types) and its sums per site and purpose are the local engine's."""
     warc = opt_out_warc(tmp_path)
-    local = audit(warc, AUDIT_AGENTS, processes=1)
-    on_spark = audit([warc], AUDIT_AGENTS, engine="spark")
+    local = audit.table(warc, AUDIT_AGENTS, processes=1)
+    on_spark = audit.table([warc], AUDIT_AGENTS, engine="spark")
     by_site = local.assign(order=local["agent"].map(AUDIT_AGENTS.index)).sort_values(["site", "order"], kind="stable")
     pandas.testing.assert_frame_equal(on_spark, by_site.drop(columns="order").reset_index(drop=True))
     assert set(on_spark["training_opt_out"]) == {"robots.txt", "train-ai=n", "neither", "unknown", ""}

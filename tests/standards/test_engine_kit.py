@@ -32,6 +32,7 @@ KIT = [
     "LiveSource",
     "PreferenceReader",
     "RunJob",
+    "SiteKey",
     "SourceError",
     "Summary",
     "capture_of_row",

@@ -1,17 +1,17 @@
 """The engine kit: everything an engine built on this package (robotrules' Spark engine) may import from it.
 
-An engine takes a job from :mod:`robotrules.batch.engines` and must give the local engine's rows,
+An engine takes a job from :mod:`robotrules.batch.engine.registry` and must give the local engine's rows,
 audits and errors; to do so it reuses the local engine's own code, and only through the names
 below. They are declared here, once, so that a change to one of them is a change to the engine
 contract (``tests/standards/test_engine_kit.py`` pins the list, and that an engine imports nothing
 else of :mod:`robotrules.batch`). Each name, and what an engine does with it:
 
-The contract (:mod:`~robotrules.batch.engines`, the package face):
-    ``RunJob``, ``AuditJob``   what the engine is handed by ``batch.run`` and ``batch.audit.audit``
+The contract (:mod:`~robotrules.batch.engine.registry`, the package face):
+    ``RunJob``, ``AuditJob``   what the engine is handed by ``batch.run`` and ``batch.audit.columns``
     ``Summary``                what ``run`` hands back: row and verdict counts, elapsed time, records skipped
     ``register``               joins the registry under the engine's name (the entry point also finds it)
 
-Rows (:mod:`~robotrules.batch.decide`, :mod:`~robotrules.batch.block`, :mod:`~robotrules.batch.local`):
+Rows (:mod:`~robotrules.batch.engine.rows`, :mod:`~robotrules.batch.engine.blocks`, :mod:`~robotrules.batch.engine.local`):
     ``governing``              one robots.txt's :class:`~robotrules.answers.Governing`: its entry as the policy judges it
     ``robots_url_of``          the robots.txt URL of a URL (None: none), as the local engine finds it
     ``row_fields``, ``row_columns``   the output row's columns and types (with or without preferences)
@@ -23,7 +23,7 @@ Rows (:mod:`~robotrules.batch.decide`, :mod:`~robotrules.batch.block`, :mod:`~ro
     ``governing_columns``      the columns a row takes from its robots.txt, as Arrow arrays (one home for both engines)
     ``DEFAULT_CACHE``          how many judged robots.txt files a worker keeps
 
-Captures and sources (:mod:`~robotrules.batch.captures`, :mod:`~robotrules.batch.sources`):
+Captures and sources (:mod:`~robotrules.batch.captures`, :mod:`~robotrules.batch.inputs`, :mod:`~robotrules.batch.engine.sources`):
     ``Archive``, ``Capture``   archived answers, replayed through the fetch policy (F1-F9)
     ``ArchiveSource``          an archive judged by a policy, as each local worker gets it
     ``LiveSource``             live fetching through a client, 16 at a time
@@ -38,22 +38,21 @@ Audits (:mod:`~robotrules.batch.audit`):
     ``AUDIT_FIELDS``, ``AUDIT_COLUMNS``   the audit table's columns and types
     ``checked_agents``         the agents of an audit, checked against the registry of crawlers
     ``capture_paths``          the capture files an audit's source names (None: live)
-    ``site_key``, ``site_keys``   a site's key (its robots.txt URL, or ``!`` and the site when it has none)
+    ``SiteKey``, ``site_key``, ``site_keys``   a site's key: its name in the rows and its robots.txt URL ("": none)
     ``job_of``, ``classify_jobs``   the audit rows of sites and their entries, as a local worker makes them
     ``live_rows``              the audit rows of sites fetched live through a client
     ``redirected_away``        the robots.txt URLs that are only where others' redirects end (F3)
 
 Nothing in :mod:`robotrules.batch` imports this module: it is the engines' door, not the package's
-own wiring (:mod:`~robotrules.batch.engines` is imported by :mod:`~robotrules.batch.audit`, so the
-kit cannot live there without a circle of imports).
+own wiring.
 """
 
 from __future__ import annotations
 
 from robotrules.batch import Summary
-from robotrules.batch.audit import (
-    AUDIT_COLUMNS,
-    AUDIT_FIELDS,
+from robotrules.batch.audit.columns import AUDIT_COLUMNS, AUDIT_FIELDS
+from robotrules.batch.audit.sites import (
+    SiteKey,
     capture_paths,
     checked_agents,
     classify_jobs,
@@ -63,9 +62,11 @@ from robotrules.batch.audit import (
     site_key,
     site_keys,
 )
-from robotrules.batch.block import governing_columns
-from robotrules.batch.captures import Archive, Capture
-from robotrules.batch.decide import (
+from robotrules.batch.captures.archive import Archive, Capture
+from robotrules.batch.engine.blocks import governing_columns
+from robotrules.batch.engine.local import DEFAULT_CACHE
+from robotrules.batch.engine.registry import AuditJob, RunJob, register
+from robotrules.batch.engine.rows import (
     NO_ROBOTS,
     NO_URL,
     PREFERENCE_COLUMNS,
@@ -78,19 +79,11 @@ from robotrules.batch.decide import (
     row_fields,
     verdict_of,
 )
-from robotrules.batch.engines import AuditJob, RunJob, register
-from robotrules.batch.local import DEFAULT_CACHE
-from robotrules.batch.sources import (
-    ArchiveSource,
-    BadRecord,
-    DamagedArchive,
-    LiveSource,
-    SourceError,
-    capture_of_row,
-    read_captures,
-    source_files,
-    with_skipped,
-)
+from robotrules.batch.engine.sources import ArchiveSource, LiveSource
+from robotrules.batch.inputs.files import read_captures, source_files, with_skipped
+from robotrules.batch.inputs.tables.captures import capture_of_row
+from robotrules.batch.inputs.warc.reading import BadRecord
+from robotrules.errors import DamagedArchive, SourceError
 
 __all__ = [
     "AUDIT_COLUMNS",
@@ -108,6 +101,7 @@ __all__ = [
     "LiveSource",
     "PreferenceReader",
     "RunJob",
+    "SiteKey",
     "SourceError",
     "Summary",
     "capture_of_row",

@@ -87,9 +87,11 @@ def batch(urls_file: str, agent: tuple[str, ...], robots: tuple[str, ...], outpu
           engine: str, processes: int | None, **params: Any) -> int:
     """Exit code 1 when any row is not allowed (disallowed, or unknown to the archive)."""
     import robotrules.batch as library
-    from robotrules.batch.archives import archive_of
-    from robotrules.batch.sources import DamagedArchive, SourceError, source_kind
-    from robotrules.batch.tables import output_format, read_urls
+    from robotrules.batch.captures import archive_of
+    from robotrules.batch.inputs import source_kind
+    from robotrules.batch.inputs.tables import read_urls
+    from robotrules.batch.writers import output_format
+    from robotrules.errors import DamagedArchive, SourceError
 
     out = options.output(params)
     agents = options.agents(agent, params["user_agent"])
@@ -192,26 +194,18 @@ def _stdin_copy() -> tuple[str, int]:
 
 
 def _rows_known(urls: str, lines: int | None, agents: int) -> int | None:
-    """The rows a run will write, when known without reading the URLs twice (the progress bar's
-    total): standard input's URL lines as copied, or a Parquet table's row count from its footer,
-    each for each agent (a table with an 'agent' column: known with one agent only, as a row
-    naming its own agent is decided for that one). None for other inputs (text, CSV, JSON Lines:
-    counting their rows would mean reading them twice)."""
+    """The rows a run will write, when known before it runs (the progress bar's total): standard
+    input's URL lines as copied, else the input's rows as :func:`count_urls` counts them, each for
+    each agent (rows that may name their own agent: known with one agent only, as such a row is
+    decided for that one)."""
     if lines is not None:
         return lines * agents
-    if not urls.lower().endswith(".parquet"):
-        return None
-    try:
-        from robotrules.errors import require
+    from robotrules.batch.inputs.tables import count_urls
 
-        parquet: Any = require("pyarrow.parquet", "batch")
-        found = parquet.ParquetFile(urls)
-        names = found.schema_arrow.names
-        rows = int(found.metadata.num_rows)
-    except Exception:  # not readable here (or no pyarrow): the run itself says why
+    found = count_urls(urls)
+    if found is None:
         return None
-    if "url" not in names:
-        return None
-    if "agent" in names:
+    rows, own_agents = found
+    if own_agents:
         return rows if agents == 1 else None
     return rows * agents

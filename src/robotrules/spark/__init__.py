@@ -1,8 +1,8 @@
 """Decide and audit robots.txt on Apache Spark: DataFrames in, DataFrames out.
 
-The same decision as the local engine (:func:`robotrules.batch.decide.governing` and
-:func:`~robotrules.batch.decide.decide_row`; for audits :func:`robotrules.batch.audit.classify_jobs`
-and :func:`~robotrules.batch.audit.live_rows`), laid out for a cluster. Captures of at most ``broadcast_limit`` bytes are read once and sent to
+The same decision as the local engine (:func:`robotrules.batch.engine.rows.governing` and
+:func:`~robotrules.batch.engine.rows.decide_row`; for audits :func:`robotrules.batch.audit.sites.classify_jobs`
+and :func:`~robotrules.batch.audit.sites.live_rows`), laid out for a cluster. Captures of at most ``broadcast_limit`` bytes are read once and sent to
 every task (:mod:`._shipped`): the URL rows are decided where they are, in one pass, with no
 shuffle. Otherwise a batch job has two stages:
 
@@ -20,7 +20,7 @@ Audits (:mod:`._audit`) classify each site for each agent in the executors, from
 entries or live fetches. Sessions, capture frames, URL tables and outputs are in :mod:`._frames`.
 
 Public names (``robotrules batch --engine spark`` calls :func:`run_job`; ``robotrules audit
---engine spark`` calls :func:`audit` through :func:`robotrules.batch.audit.audit`)::
+--engine spark`` calls :func:`audit` through :func:`robotrules.batch.audit.table`)::
 
     session(master="local[*]", *, app_name="robotrules", shuffle_partitions=8, conf=None) -> SparkSession
     captures_frame(spark, robots, *, skipped=None) -> DataFrame   # url, status, headers (JSON), body, fetched_at, error

@@ -1,16 +1,16 @@
 """Audits on Spark: one row per site and agent, classified in the executors by the local code.
 
 From captures: the sites are every captured robots.txt URL (less those that are only where
-another's redirects end, :func:`robotrules.batch.audit.redirected_away`), or the robots.txt URLs
+another's redirects end, :func:`robotrules.batch.audit.sites.redirected_away`), or the robots.txt URLs
 of ``sites``. When the captures are small (``broadcast_limit``, as for
 :func:`~robotrules.spark.decide`), they are sent to every task (:mod:`._shipped`) and each task
 replays the policy for its sites over the whole archive and classifies them with
-:func:`robotrules.batch.audit.classify_jobs`, exactly as a local worker does; no entry crosses a
+:func:`robotrules.batch.audit.sites.classify_jobs`, exactly as a local worker does; no entry crosses a
 shuffle. Larger capture sets are joined with their entries (:func:`~robotrules.spark.entries`,
 the policy replayed over the captures in Spark, redirect chains across hosts resolved in rounds),
 and each partition classifies its sites with the same function. Live: the distinct
 sites are spread over tasks, and each task fetches and classifies its sites with
-:func:`robotrules.batch.audit.live_rows` through one client on the shared store
+:func:`robotrules.batch.audit.sites.live_rows` through one client on the shared store
 (:mod:`._live`), so each robots.txt is fetched once per job.
 """
 
@@ -24,6 +24,7 @@ from robotrules.answers import arrow_schema, spark_schema
 from robotrules.batch.kit import (
     AUDIT_COLUMNS,
     AUDIT_FIELDS,
+    SiteKey,
     checked_agents,
     classify_jobs,
     job_of,
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
 __all__ = ["AUDIT_SCHEMA", "audit"]
 
 AUDIT_SCHEMA = spark_schema(AUDIT_FIELDS)
-"""The Spark schema of :func:`audit`'s output: exactly :data:`robotrules.batch.audit.AUDIT_FIELDS`."""
+"""The Spark schema of :func:`audit`'s output: exactly :data:`robotrules.batch.audit.columns.AUDIT_FIELDS`."""
 
 
 def audit(
@@ -67,8 +68,8 @@ def audit(
     skipped: Any = None,
     broadcast_limit: int | None = None,
 ) -> DataFrame:
-    """Audit sites' robots.txt for ``agents``: the rows of :func:`robotrules.batch.audit.audit_rows`
-    (columns :data:`~robotrules.batch.audit.AUDIT_COLUMNS`, in no set order).
+    """Audit sites' robots.txt for ``agents``: the rows of :func:`robotrules.batch.audit.sites.audit_rows`
+    (columns :data:`~robotrules.batch.audit.columns.AUDIT_COLUMNS`, in no set order).
 
     ``robots``: captures, as :func:`~robotrules.spark.decide` takes them (a DataFrame or paths read
     in the executors); every captured robots.txt is audited, or those of ``sites``; each is judged
@@ -97,15 +98,12 @@ def audit(
         partitions = int(spark.conf.get("spark.sql.shuffle.partitions") or "200")
         return keys.repartition(partitions, "key").mapInArrow(_live_auditor(live, names, registry),
                                                              AUDIT_SCHEMA).localCheckpoint()
-    F: Any = require("pyspark.sql.functions", "spark")
     caps = captured(captures_frame(spark, robots, skipped=skipped))
     limit = DEFAULT_BROADCAST_BYTES if broadcast_limit is None else broadcast_limit
     shipped = ship(spark, caps, policy=policy, mode=mode, now=now, limit=limit)
     if shipped is not None:
         return _audit_shipped(spark, shipped, names, registry, sites)
-    keys = _site_keys(spark, sites) if sites is not None else _captured_keys(caps)
-    targets = keys.select("key", F.when(F.col("key").startswith("!"), F.lit("")).otherwise(F.col("key"))
-                          .alias("robots_url"))
+    targets = _site_keys(spark, sites) if sites is not None else _captured_keys(caps)
     found = entries(targets, caps, policy=policy, now=now)
     joined = targets.join(found, "robots_url", "left")
     if sites is None:  # the archive's sites: not the robots.txt files others' redirects end at
@@ -119,9 +117,9 @@ def _audit_shipped(spark: SparkSession, shipped: Shipment, agents: tuple[str, ..
     if sites is not None:
         return _site_keys(spark, sites).mapInArrow(_shipped_auditor(shipped.broadcast, agents, registry, False),
                                                    AUDIT_SCHEMA)
-    urls = [(url,) for url in shipped.source.archive.robots_urls()]
+    urls = [(url, url) for url in shipped.source.archive.robots_urls()]
     slices = max(1, min(len(urls), 4 * spark.sparkContext.defaultParallelism))
-    keys = spark.createDataFrame(spark.sparkContext.parallelize(urls, slices), "key string")
+    keys = spark.createDataFrame(spark.sparkContext.parallelize(urls, slices), KEYS)
     rows = keys.mapInArrow(_shipped_auditor(shipped.broadcast, agents, registry, True),
                            f"{AUDIT_SCHEMA}, final string").localCheckpoint()
     finals = {row["site"]: row["final"] for row in rows.select("site", "final").distinct().collect()}
@@ -145,9 +143,10 @@ def _shipped_auditor(broadcast: Any, agents: tuple[str, ...], registry: tuple[Cr
         for batch in batches:
             jobs = []
             ends: list[str] = []
-            for key in batch.column("key").to_pylist():
-                entry = None if key.startswith("!") else archive.entry(key, policy, now)
-                jobs.append(job_of(key, entry))
+            for site, robots_url in zip(batch.column("key").to_pylist(), batch.column("robots_url").to_pylist(),
+                                        strict=True):
+                entry = archive.entry(robots_url, policy, now) if robots_url else None
+                jobs.append(job_of(SiteKey(site, robots_url), entry))
                 ends.append(entry.final_url if entry is not None else "")
             rows = classify_jobs(jobs, agents, registry, policy, now, source.mode)
             if not rows:
@@ -163,7 +162,7 @@ def _shipped_auditor(broadcast: Any, agents: tuple[str, ...], registry: tuple[Cr
 
 
 def _redirected_away(found: DataFrame) -> DataFrame:
-    """:func:`robotrules.batch.audit.redirected_away` on the entries' final URLs: the robots.txt
+    """:func:`robotrules.batch.audit.sites.redirected_away` on the entries' final URLs: the robots.txt
     URLs where another's redirects end and whose own redirects end nowhere else."""
     F: Any = require("pyspark.sql.functions", "spark")
     ends = found.select("robots_url", F.coalesce(F.col("final_url"), F.lit("")).alias("final"))
@@ -174,17 +173,22 @@ def _redirected_away(found: DataFrame) -> DataFrame:
     return stays.select(F.col("target").alias("robots_url")).distinct()
 
 
+KEYS = "key string, robots_url string"
+"""The site keys of an audit as columns (:class:`~robotrules.batch.audit.sites.SiteKey`)."""
+
+
 def _site_keys(spark: SparkSession, sites: DataFrame | Iterable[str]) -> DataFrame:
-    """The distinct site keys (:func:`robotrules.batch.audit.site_key`) of ``sites`` as a ``key`` column."""
+    """The distinct site keys (:func:`robotrules.batch.audit.sites.site_key`) of ``sites``: a ``key``
+    column (the site as the rows name it) and a ``robots_url`` column ("" for a site without one)."""
     sql: Any = require("pyspark.sql", "spark")
     if isinstance(sites, sql.DataFrame):
         if "url" not in sites.columns:
             raise ValueError(f"the sites table needs a url column (found: {', '.join(sites.columns) or 'none'})")
-        keys: DataFrame = sites.select(sites["url"].cast("string").alias("url")).mapInArrow(_keys_of, "key string")
+        keys: DataFrame = sites.select(sites["url"].cast("string").alias("url")).mapInArrow(_keys_of, KEYS)
         return keys.distinct()
     if isinstance(sites, (str, bytes)):
         raise TypeError("give the sites as a list of URLs, not one string")
-    return spark.createDataFrame([(key,) for key in site_keys(cast("Iterable[str]", sites))], "key string")
+    return spark.createDataFrame([tuple(key) for key in site_keys(cast("Iterable[str]", sites))], KEYS)
 
 
 def _keys_of(batches: Iterator[Any]) -> Iterator[Any]:
@@ -192,13 +196,16 @@ def _keys_of(batches: Iterator[Any]) -> Iterator[Any]:
     pa: Any = require("pyarrow", "spark")
 
     for batch in batches:
-        keys = [site_key(url) for url in batch.column("url").to_pylist() if url is not None]
-        yield pa.RecordBatch.from_arrays([pa.array([k for k in keys if k is not None], pa.string())], names=["key"])
+        keys = [key for key in (site_key(url) for url in batch.column("url").to_pylist() if url is not None)
+                if key is not None]
+        yield pa.RecordBatch.from_arrays([pa.array([key.site for key in keys], pa.string()),
+                                          pa.array([key.robots_url for key in keys], pa.string())],
+                                         names=["key", "robots_url"])
 
 
 def _captured_keys(caps: DataFrame) -> DataFrame:
     """Every captured URL that is a robots.txt URL (as :meth:`Archive.robots_urls`), as a ``key`` column."""
-    return caps.select("url").distinct().mapInArrow(_robots_urls_of, "key string")
+    return caps.select("url").distinct().mapInArrow(_robots_urls_of, KEYS)
 
 
 def _robots_urls_of(batches: Iterator[Any]) -> Iterator[Any]:
@@ -208,7 +215,8 @@ def _robots_urls_of(batches: Iterator[Any]) -> Iterator[Any]:
 
     for batch in batches:
         urls = [url for url in batch.column("url").to_pylist() if url is not None and is_robots_url(url)]
-        yield pa.RecordBatch.from_arrays([pa.array(urls, pa.string())], names=["key"])
+        column = pa.array(urls, pa.string())
+        yield pa.RecordBatch.from_arrays([column, column], names=["key", "robots_url"])
 
 
 def _audit_batch(rows: list[tuple[Any, ...]]) -> Any:
@@ -226,8 +234,9 @@ def _archive_auditor(agents: tuple[str, ...], registry: tuple[Crawler, ...], pol
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         for batch in batches:
-            cols = {name: batch.column(name).to_pylist() for name in ("key", *ENTRY_NAMES[1:])}
-            jobs = [job_of(key, entry_of(key, {name: cols[name][i] for name in ENTRY_NAMES[1:]}))
+            cols = {name: batch.column(name).to_pylist() for name in ("key", "robots_url", *ENTRY_NAMES[1:])}
+            jobs = [job_of(SiteKey(key, cols["robots_url"][i]),
+                           entry_of(cols["robots_url"][i] or key, {name: cols[name][i] for name in ENTRY_NAMES[1:]}))
                     for i, key in enumerate(cols["key"])]
             rows = classify_jobs(jobs, agents, registry, policy, now, mode)
             if rows:
@@ -241,7 +250,7 @@ def _live_auditor(live: LiveFetch, agents: tuple[str, ...], registry: tuple[Craw
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         for client, batch in clients(live, batches):
-            sites = [key[1:] if key.startswith("!") else key for key in batch.column("key").to_pylist()]
+            sites = batch.column("key").to_pylist()  # each site's key is its own key again
             rows = list(live_rows(client, sites, agents, registry, live.threads, refresh=live.refresh))
             if rows:
                 yield _audit_batch(rows)

@@ -10,10 +10,10 @@ preference codes) and makes the output batch column by column with Arrow's ``tak
 shared by many rows (the robots URL, the reason, the outcome class, the deciding line as
 written) are made once.
 
-Every row is the one :func:`robotrules.batch.decide.decide_url` makes for the same URL, agents
-and :class:`~robotrules.batch.decide.Governing`: the verdicts of ``AgentRules``, A8 (a crawler
+Every row is the one :func:`robotrules.batch.engine.rows.decide_url` makes for the same URL, agents
+and :class:`~robotrules.answers.Governing`: the verdicts of ``AgentRules``, A8 (a crawler
 that ignores the ``*`` group is decided without it, and its reason says so), and the preference
-columns of a :class:`~robotrules.batch.decide.PreferenceReader` (A1-A7).
+columns of a :class:`~robotrules.batch.engine.rows.PreferenceReader` (A1-A7).
 """
 
 from __future__ import annotations
@@ -115,7 +115,7 @@ class Columns:
 
     def add(self, url: str, agents: Sequence[str], tokens: tuple[str, ...], gov: Governing | None) -> None:
         """Decide ``url`` for each of ``agents`` (their product ``tokens``, from :func:`tokens_for`)
-        under ``gov``, as :func:`~robotrules.batch.decide.decide_url` does."""
+        under ``gov``, as :func:`~robotrules.batch.engine.rows.decide_url` does."""
         if gov is not self._last or tokens is not self._last_tokens:
             self._switch(url, gov, tokens)
         count = len(tokens)
@@ -153,7 +153,7 @@ class Columns:
                         prefs.extend(_CODE[value] for value in reader.preferences(url, token, allowed))
 
     def batch(self, pa: Any, pc: Any, schema: Any, urls: Any, agents: Any) -> Any:
-        """The rows as an Arrow RecordBatch of ``schema`` (:func:`~robotrules.batch.decide.row_fields`),
+        """The rows as an Arrow RecordBatch of ``schema`` (:func:`~robotrules.batch.engine.rows.row_fields`),
         with ``urls`` and ``agents`` (Arrow arrays, one value a row, in the order added) as the
         first two columns."""
         size = len(self._found)

@@ -1,11 +1,11 @@
 """robotrules' Spark engine as the batch package sees it: :data:`ENGINE`, found by its entry point.
 
 ``robotrules batch --engine spark`` and :func:`robotrules.batch.run` with ``engine="spark"`` reach
-:func:`run`; :func:`robotrules.batch.audit.audit` with ``engine="spark"`` reaches :func:`audit`
-(see :mod:`robotrules.batch.engines`). Both hand the job to the Spark API of this package and
+:func:`run`; :func:`robotrules.batch.audit.table` with ``engine="spark"`` reaches :func:`audit`
+(see :mod:`robotrules.batch.engine.registry`). Both hand the job to the Spark API of this package and
 bring the result back in the batch package's forms (a :class:`~robotrules.batch.Summary`, an
 audit table sorted as the local engine sorts it). A task that raised the batch package's
-:class:`~robotrules.batch.sources.SourceError` (a bad row in a table of captures, say) fails the
+:class:`~robotrules.errors.SourceError` (a bad row in a table of captures, say) fails the
 job with that error and the local engine's message; any other failure is Spark's own error.
 Either way the failure is reported once, by that exception: while a job runs, the executor's log
 does not print the failed task's trace again on stderr (:func:`~robotrules.spark._frames.quiet_task_failures`).
@@ -110,7 +110,7 @@ def run(job: RunJob) -> Summary:
 
 
 def audit(job: AuditJob) -> Any:
-    """:func:`robotrules.batch.audit.audit` on Spark: :func:`robotrules.spark.audit` in the running
+    """:func:`robotrules.batch.audit.table` on Spark: :func:`robotrules.spark.audit` in the running
     (or a local) session, collected (one row per site and agent) and sorted by site and agent;
     damaged records skipped (``skip_bad_records``) in ``attrs["bad_records"]``."""
     source, agents, sites, registry, policy = job.source, job.agents, job.sites, job.registry, job.policy
@@ -150,7 +150,7 @@ def audit(job: AuditJob) -> Any:
     if sites is None:
         site_at: Any = frame["site"]
     else:
-        order = {(key[1:] if key.startswith("!") else key): number for number, key in enumerate(site_keys(sites))}
+        order = {key.site: number for number, key in enumerate(site_keys(sites))}
         site_at = frame["site"].map(order)
     frame = frame.assign(_site=site_at, _agent=frame["agent"].map(agent_at))
     frame = frame.sort_values(["_site", "_agent"], kind="stable").reset_index(drop=True)
@@ -162,5 +162,5 @@ def audit(job: AuditJob) -> Any:
 
 
 ENGINE = SimpleNamespace(run=run, audit=audit)
-"""The Spark engine (:class:`robotrules.batch.engines.Engine`), named ``spark`` by the
+"""The Spark engine (:class:`robotrules.batch.engine.registry.Engine`), named ``spark`` by the
 ``robotrules.engines`` entry point and registered when this package is imported."""

@@ -1,7 +1,7 @@
 """Stage 1 of the archive jobs: one policy Entry per robots.txt URL, replayed from its captures.
 
 Each robots URL's captures are replayed through the fetch policy
-(:meth:`robotrules.batch.captures.Archive.entry`, F1-F9) in a grouped pandas UDF. A redirect may
+(:meth:`robotrules.batch.captures.archive.Archive.entry`, F1-F9) in a grouped pandas UDF. A redirect may
 lead to a URL held under another host, so the replay says which URL it needs next; that URL's
 captures are joined in and the replay runs again, for at most as many rounds as the policy makes
 requests (``max_redirects`` + 1, plus the F7 probes). Most robots URLs are decided in the first
@@ -10,11 +10,13 @@ round; only chains go further.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from robotrules.batch.kit import Archive, Capture
 from robotrules.core.policy import Entry, Failure, Policy, Response
+from robotrules.core.reasons import from_fields
 from robotrules.errors import require
 from robotrules.spark._frames import as_float, capture_of
 
@@ -26,9 +28,10 @@ __all__ = ["ENTRY_FIELDS", "ENTRY_NAMES", "entries", "entry_of"]
 ENTRY_FIELDS = (
     "robots_url string, outcome string, status int, reason string, fetched_at double, "
     "expires_at double, body binary, good_status int, good_at double, failures int, "
-    "failing_since double, final_url string, redirects int"
+    "failing_since double, final_url string, redirects int, why string"
 )
-"""The Spark schema of :func:`entries`: the robots URL and the fields of its policy Entry."""
+"""The Spark schema of :func:`entries`: the robots URL and the fields of its policy Entry
+(``why``, its reason as data, as the JSON of :meth:`~robotrules.core.reasons.Reason.to_fields`)."""
 
 ENTRY_NAMES = tuple(part.split()[0] for part in ENTRY_FIELDS.split(", "))
 """The column names of :data:`ENTRY_FIELDS`, ``robots_url`` first."""
@@ -64,6 +67,7 @@ def _entry_record(robots_url: str, entry: Entry | None, need: str | None) -> dic
     if entry is not None:
         for name in ENTRY_NAMES[1:]:
             record[name] = getattr(entry, name)
+        record["why"] = json.dumps(entry.why.to_fields())
     return record
 
 
@@ -100,7 +104,7 @@ def entries(urls_df: DataFrame, captures: DataFrame, *, policy: Policy | None = 
     ``urls_df`` needs a ``robots_url`` column ("" rows are skipped); ``captures`` is a
     :func:`~robotrules.spark.captures_frame`. Robots URLs with no capture of their own get no row
     ("unknown" later). ``now`` None replays each robots.txt as of its capture time, as
-    :meth:`~robotrules.batch.captures.Archive.entry` does. Runs one Spark job per redirect round
+    :meth:`~robotrules.batch.captures.archive.Archive.entry` does. Runs one Spark job per redirect round
     (see the module docstring); rounds are local checkpoints.
     """
     F: Any = require("pyspark.sql.functions", "spark")
@@ -138,6 +142,8 @@ def _entry_value(name: str, value: Any) -> Any:
         return int(value or 0)
     if name == "body":
         return bytes(value or b"")
+    if name == "why":
+        return from_fields(json.loads(value))
     return value if value is not None else ""
 
 

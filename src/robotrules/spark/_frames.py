@@ -1,7 +1,7 @@
 """Spark sessions and the frames every job reads and writes: captures, URL tables, outputs.
 
 Files are read where Spark tasks run, by the local engine's own readers
-(:func:`robotrules.batch.sources.read_captures`), so both engines see the same captures.
+(:func:`robotrules.batch.inputs.files.read_captures`), so both engines see the same captures.
 """
 
 from __future__ import annotations
@@ -96,7 +96,7 @@ class _BadRecords:
 
 def bad_records_accumulator(spark: SparkSession) -> Any:
     """A Spark accumulator of the damaged records the tasks skip (its ``value``: a frozenset of
-    :class:`~robotrules.batch.sources.BadRecord`), for ``skipped=`` of :func:`captures_frame`."""
+    :class:`~robotrules.batch.inputs.warc.reading.BadRecord`), for ``skipped=`` of :func:`captures_frame`."""
     param: Any = _BadRecords()  # pyspark's AccumulatorParam protocol, duck-typed (no pyspark import at module level)
     return spark.sparkContext.accumulator(frozenset(), param)
 
@@ -105,7 +105,7 @@ _DAMAGE = re.compile(r"DamagedArchive: (?P<path>.+?): damaged at byte (?P<offset
 
 
 def damage_of(exc: BaseException) -> DamagedArchive | None:
-    """The :class:`~robotrules.batch.sources.DamagedArchive` a task raised, from the error Spark
+    """The :class:`~robotrules.errors.DamagedArchive` a task raised, from the error Spark
     raised for it on the driver (None when it was something else)."""
     if isinstance(exc, DamagedArchive):
         return exc
@@ -119,7 +119,7 @@ _SOURCE_ERROR = re.compile(r"^robotrules\.errors\.SourceError: (?P<message>[^\n]
 
 
 def source_error_of(exc: BaseException) -> SourceError | None:
-    """The :class:`~robotrules.batch.sources.SourceError` a task raised (a source that cannot be
+    """The :class:`~robotrules.errors.SourceError` a task raised (a source that cannot be
     used: a bad row in a table of captures, a file the executors cannot read), from the error
     Spark raised for it on the driver, with the message the local engine gives for the same
     input; None when the task failed otherwise. Spark carries a task's error as the text of its
@@ -174,9 +174,9 @@ def captures_frame(spark: SparkSession, robots: DataFrame | str | os.PathLike[st
     ``body`` binary or text; the others optional) or paths of files and folders the local engine
     reads (``.warc``, ``.warc.gz``, ``.parquet``, ``.csv``, ``.jsonl``, ...). Files are read in the
     executors, one task per file, by the local engine's own readers
-    (:func:`robotrules.batch.sources.read_captures`), so both engines see the same captures; the
+    (:func:`robotrules.batch.inputs.files.read_captures`), so both engines see the same captures; the
     paths must be readable where the tasks run (a shared or local file system). A damaged record
-    fails the job with :class:`~robotrules.batch.sources.DamagedArchive` (:func:`damage_of` finds
+    fails the job with :class:`~robotrules.errors.DamagedArchive` (:func:`damage_of` finds
     it in Spark's error); with ``skipped`` (a :func:`bad_records_accumulator`) it is skipped and
     added there, and the rest of the file is read.
     """
@@ -283,7 +283,7 @@ def _captures_batch(pa: Any, rows: list[Capture]) -> Any:
 
 def capture_of(url: str, status: Any, headers: Any, body: Any, fetched_at: Any, error: Any) -> Capture:
     """A capture from the values of one row of a :func:`captures_frame` (headers as JSON text),
-    read as a table file's rows are (:func:`robotrules.batch.sources.capture_of_row`)."""
+    read as a table file's rows are (:func:`robotrules.batch.inputs.tables.captures.capture_of_row`)."""
     return capture_of_row({"url": url, "status": status, "headers": headers, "body": body,
                            "fetched_at": as_float(fetched_at), "error": error}, f"captures of {url}")
 

@@ -3,7 +3,7 @@
 Without captures, a job's distinct robots.txt URLs are spread over tasks; each task makes one
 :class:`~robotrules.RobotsClient` (:class:`LiveFetch` says how: store, policy, mode, User-Agent)
 and fetches its URLs, 16 at a time, with the local engine's own code
-(:meth:`robotrules.batch.sources.LiveSource.fetch_all`). So each robots.txt URL is fetched once
+(:meth:`robotrules.batch.engine.sources.LiveSource.fetch_all`). So each robots.txt URL is fetched once
 per job, not once per URL row, and a copy another task, job or machine already put in the shared
 store is used, not fetched again (C3). What each robots.txt means, as the client judged it, then
 crosses the shuffle as a small row (:data:`GOVERNING_FIELDS`) and is parsed once per partition
@@ -17,6 +17,7 @@ robots.txt is still fetched once per job, but nothing is kept for the next one).
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from robotrules.answers import Governing
 from robotrules.batch.kit import LiveSource
 from robotrules.cache import MemoryStore, RedisStore, SQLiteStore, Store, default_path
 from robotrules.core.policy import Policy
+from robotrules.core.reasons import from_fields
 from robotrules.core.robotstxt import parse
 from robotrules.errors import require
 from robotrules.fetch import DEFAULT_USER_AGENT
@@ -37,8 +39,8 @@ if TYPE_CHECKING:
 
 __all__ = ["GOVERNING_FIELDS", "LiveFetch", "governing_frame", "governing_of", "live_fetch"]
 
-GOVERNING_FIELDS = "robots_url string, kind string, status int, reason string, body binary, outcome string"
-"""What decides one robots.txt's URLs, as a row: the :class:`~robotrules.batch.decide.Governing`
+GOVERNING_FIELDS = "robots_url string, kind string, status int, reason string, body binary, outcome string, why string"
+"""What decides one robots.txt's URLs, as a row: the :class:`~robotrules.answers.Governing`
 fields, with the body of the rules (empty unless ``kind`` is "rules")."""
 
 _REDIS_SCHEMES = ("redis://", "rediss://", "unix://")
@@ -141,7 +143,8 @@ def _fetcher(live: LiveFetch) -> Any:
         pa: Any = require("pyarrow", "spark")
 
         schema = pa.schema([("robots_url", pa.string()), ("kind", pa.string()), ("status", pa.int32()),
-                            ("reason", pa.string()), ("body", pa.binary()), ("outcome", pa.string())])
+                            ("reason", pa.string()), ("body", pa.binary()), ("outcome", pa.string()),
+                            ("why", pa.string())])
         for client, batch in clients(live, batches):
             urls = batch.column("robots_url").to_pylist()
             found = LiveSource(client, live.threads, refresh=live.refresh).fetch_all(urls)
@@ -153,16 +156,17 @@ def _fetcher(live: LiveFetch) -> Any:
                 pa.array([g.reason for g in govs], pa.string()),
                 pa.array([g.robots.body if g.robots is not None else b"" for g in govs], pa.binary()),
                 pa.array([g.outcome for g in govs], pa.string()),
+                pa.array([json.dumps(g.why.to_fields()) for g in govs], pa.string()),
             ], schema=schema)
 
     return run
 
 
 def governing_of(robots_url: str, values: Mapping[str, Any], mode: str) -> Governing:
-    """The :class:`~robotrules.batch.decide.Governing` of one :data:`GOVERNING_FIELDS` row: the
+    """The :class:`~robotrules.answers.Governing` of one :data:`GOVERNING_FIELDS` row: the
     rules parsed again from the body (the bytes that count, so the same file), or a full allow,
     full disallow or unknown as the client judged it."""
     kind = values["kind"]
     robots = parse(bytes(values["body"] or b""), mode=mode) if kind == "rules" else None
     return Governing(robots_url, kind, int(values["status"] or 0), str(values["reason"] or ""), robots,
-                     str(values.get("outcome") or ""))
+                     str(values.get("outcome") or ""), why=from_fields(json.loads(values["why"])))

@@ -1,6 +1,6 @@
 """Stage 2 of a batch job: every (url, agent) row decided next to its robots.txt, and the job.
 
-Two paths, one decision (every row is the one :func:`~robotrules.batch.decide.decide_url` makes,
+Two paths, one decision (every row is the one :func:`~robotrules.batch.engine.rows.decide_url` makes,
 built as Arrow columns by :class:`~robotrules.spark._columns.Columns`):
 
 * **In place** (captures of at most ``broadcast_limit`` bytes): the captures are read once and
@@ -11,9 +11,9 @@ built as Arrow columns by :class:`~robotrules.spark._columns.Columns`):
   (an Entry replayed from captures, :mod:`._entries`, or what a live fetch found,
   :mod:`._live`) are unioned, repartitioned by robots.txt URL (plus an optional salt bucket for
   giant sites) and sorted so that each robots URL's row comes first; a ``mapInArrow`` pass then
-  builds each robots.txt's :class:`~robotrules.batch.decide.Governing` once per partition, when
+  builds each robots.txt's :class:`~robotrules.answers.Governing` once per partition, when
   its first URL row arrives, and decides the rows after it (with ``preferences``, their
-  preference columns read by one :class:`~robotrules.batch.decide.PreferenceReader` per
+  preference columns read by one :class:`~robotrules.batch.engine.rows.PreferenceReader` per
   robots.txt, as the local engine reads them). Bodies cross the shuffle once per robots URL (per
   bucket), never once per URL row.
 """
@@ -55,7 +55,7 @@ OUTPUT_SCHEMA = spark_schema(row_fields())
 
 PREFERENCES_SCHEMA = spark_schema(row_fields(preferences=True))
 """The Spark schema of :func:`decide`'s output with ``preferences``: :data:`OUTPUT_SCHEMA`, then
-:data:`robotrules.batch.decide.PREFERENCE_FIELDS`."""
+:data:`robotrules.batch.engine.rows.PREFERENCE_FIELDS`."""
 
 Judge = Callable[[str, Mapping[str, Any]], Governing]
 """Builds the Governing of a robots URL from the values of its row (by column name)."""
@@ -63,7 +63,7 @@ Judge = Callable[[str, Mapping[str, Any]], Governing]
 
 def archive_judge(policy: Policy, mode: str, now: float | None) -> Judge:
     """A :data:`Judge` of Entry rows: the entry as the policy says it stands, as of ``now`` or,
-    when None, of its capture (the local engine's :class:`~robotrules.batch.sources.ArchiveSource`)."""
+    when None, of its capture (the local engine's :class:`~robotrules.batch.engine.sources.ArchiveSource`)."""
 
     def judge(robots_url: str, values: Mapping[str, Any]) -> Governing:
         entry = entry_of(robots_url, values)
@@ -183,7 +183,7 @@ def decide(
 ) -> DataFrame:
     """Decide every (url, agent) row of ``urls_df`` against the captures ``robots``, or live.
 
-    Returns a DataFrame with exactly :data:`~robotrules.batch.decide.COLUMNS` (in no set order),
+    Returns a DataFrame with exactly :data:`~robotrules.answers.COLUMNS` (in no set order),
     the same rows as the local engine; with ``preferences``, then the preference columns
     (:data:`PREFERENCES_SCHEMA`: each URL's AI-use preferences for the row's agent, A1-A7, with
     the local engine's values).
@@ -202,7 +202,7 @@ def decide(
     Redis URL, a store object; default the shared SQLite cache file) with ``policy``, ``mode``
     and the ``user_agent`` header (``refresh``: fetched again, however fresh the cached copy);
     ``now`` applies to captures only (live files are judged when fetched). A damaged capture
-    file fails the job with :class:`~robotrules.batch.sources.DamagedArchive` (see
+    file fails the job with :class:`~robotrules.errors.DamagedArchive` (see
     :func:`~robotrules.spark.captures_frame`), unless ``skipped`` (a
     :func:`~robotrules.spark.bad_records_accumulator`) collects its damaged records.
     """
@@ -264,7 +264,7 @@ def run_job(
     The Spark half of ``robotrules batch --engine spark``. Starts a local session (:func:`session`)
     unless ``spark`` is given (under ``spark-submit``, pass ``SparkSession.builder.getOrCreate()``).
     ``robots_paths`` None fetches live, through ``store`` (see :func:`decide`). A damaged capture
-    file raises :class:`~robotrules.batch.sources.DamagedArchive` (and nothing is written); when
+    file raises :class:`~robotrules.errors.DamagedArchive` (and nothing is written); when
     ``bad_records`` is a list, damaged records are skipped and added to it, in file order.
     ``preferences``: the rows end with the preference columns (see :func:`decide`). When
     ``verdicts`` is a dict, the rows written are counted into it as Spark writes them

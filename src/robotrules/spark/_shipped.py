@@ -3,7 +3,7 @@
 When the captures of a job are small (at most ``broadcast_limit`` bytes of URLs, headers and
 bodies; :data:`DEFAULT_BROADCAST_BYTES`, the local engine's limit for keeping an archive in
 memory), they are read once in the executors, collected and sent to every task as one Spark
-broadcast (:func:`ship`): an :class:`~robotrules.batch.sources.ArchiveSource`, the archive with
+broadcast (:func:`ship`): an :class:`~robotrules.batch.engine.sources.ArchiveSource`, the archive with
 the policy, the mode and ``now``, exactly as each worker process of the local engine gets it.
 The URL table then needs one pass and no shuffle: each task reads its rows where they are
 (:func:`url_decider`, a ``mapInArrow`` function), finds each URL's robots.txt URL (memoised by
@@ -29,6 +29,7 @@ from robotrules.answers import Governing, arrow_schema
 from robotrules.batch.kit import DEFAULT_CACHE, Archive, ArchiveSource, robots_url_of, row_fields
 from robotrules.core.policy import Policy
 from robotrules.errors import require
+from robotrules.hosts import OriginMemo
 from robotrules.spark._columns import Columns, tokens_for
 from robotrules.spark._frames import capture_of, damage_of
 
@@ -42,7 +43,6 @@ DEFAULT_BROADCAST_BYTES = 128 * 2**20
 """Captures up to this many bytes (URLs, headers and bodies) are sent to every task (the local
 engine keeps an archive of up to 128 MiB of files in each worker's memory, too)."""
 
-_ORIGINS_MAX = 65_536
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +57,7 @@ class Shipped:
 def captured(captures: DataFrame) -> DataFrame:
     """``captures`` read now, once (a local checkpoint): every capture file is read by the time
     this returns, so its damaged records are known (raised as
-    :class:`~robotrules.batch.sources.DamagedArchive`, or in the accumulator of skipped records),
+    :class:`~robotrules.errors.DamagedArchive`, or in the accumulator of skipped records),
     and no later stage reads the files again."""
     try:
         return captures.localCheckpoint()
@@ -82,7 +82,7 @@ def ship(spark: SparkSession, captures: DataFrame, *, policy: Policy, mode: str,
     """The captures ``captures`` (a :func:`captured` frame) as an archive sent to every task, or
     None when they hold more than ``limit`` bytes. The captures keep the order they were read
     in (file by file), so that of two captures of a URL made at the same time the one read later
-    wins, as in the local engine (:func:`~robotrules.batch.captures.replaces`)."""
+    wins, as in the local engine (:func:`~robotrules.batch.captures.archive.replaces`)."""
     F: Any = require("pyspark.sql.functions", "spark")
     if limit <= 0:
         return None
@@ -110,16 +110,16 @@ def _rows_of(captures: DataFrame) -> Iterator[tuple[Any, ...]]:
 
 class Worker:
     """A worker process's view of one shipment: each URL's robots.txt URL (memoised by origin,
-    as the local engine's :class:`~robotrules.batch.local.Decider` does) and each robots.txt's
+    as the local engine's :class:`~robotrules.batch.engine.local.Decider` does) and each robots.txt's
     :class:`Governing`, judged once and kept in a bounded cache (least recently used out)."""
 
-    __slots__ = ("_cache", "_origins", "cache_size", "source")
+    __slots__ = ("_cache", "_robots_urls", "cache_size", "source")
 
     def __init__(self, source: ArchiveSource, cache_size: int = DEFAULT_CACHE) -> None:
         self.source = source
         self.cache_size = max(1, cache_size)
         self._cache: OrderedDict[str, Governing] = OrderedDict()
-        self._origins: dict[str, str | None] = {}
+        self._robots_urls: OriginMemo[str | None] = OriginMemo(robots_url_of)
 
     def governing(self, robots_url: str) -> Governing:
         """What decides the URLs of ``robots_url`` (kind "unknown" when never captured)."""
@@ -136,23 +136,7 @@ class Worker:
     def locate(self, url: str) -> tuple[Governing | None, str]:
         """The Governing of a (non-empty) URL's robots.txt (None: it has none) and its origin
         ("scheme://host[:port]" as written; "" when the next URL may not reuse the answer)."""
-        start = url.find("://")
-        origin = ""
-        if start > 0:
-            end = url.find("/", start + 3)
-            origin = url if end < 0 else url[:end]
-            if "?" in origin or "#" in origin or "\\" in origin:
-                origin = ""
-        if not origin:
-            robots = robots_url_of(url)
-        else:
-            try:
-                robots = self._origins[origin]
-            except KeyError:
-                robots = robots_url_of(url)
-                if len(self._origins) >= _ORIGINS_MAX:
-                    self._origins.clear()
-                self._origins[origin] = robots
+        robots, origin = self._robots_urls.with_origin(url)
         return (None if robots is None else self.governing(robots)), origin
 
 
@@ -244,7 +228,7 @@ def decide_batch(batch: Any, worker: Worker, agents: tuple[str, ...], preference
 
 def url_decider(broadcast: Any, agents: tuple[str, ...], preferences: bool) -> Any:
     """The ``mapInArrow`` function of the fast path: URL rows (``url``, optionally ``agent``) in,
-    output rows (:func:`~robotrules.batch.decide.row_fields`) out, judged by the shipment."""
+    output rows (:func:`~robotrules.batch.engine.rows.row_fields`) out, judged by the shipment."""
 
     def run(batches: Iterator[Any]) -> Iterator[Any]:
         pa: Any = require("pyarrow", "spark")
